@@ -1,0 +1,2 @@
+/** `voxpipe/audio`: streaming transcoding adapters (filled in by issue 4). */
+export {};

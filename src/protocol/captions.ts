@@ -1,0 +1,2 @@
+/** Wire shapes of the captions area (filled in by its issue). */
+export {};

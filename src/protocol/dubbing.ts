@@ -1,0 +1,2 @@
+/** Wire shapes of the dubbing area (filled in by its issue). */
+export {};

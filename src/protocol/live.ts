@@ -1,0 +1,2 @@
+/** Wire shapes of the live area (filled in by its issue). */
+export {};

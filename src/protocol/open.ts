@@ -1,0 +1,2 @@
+/** Wire shapes of the open area (filled in by its issue). */
+export {};

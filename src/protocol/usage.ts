@@ -1,0 +1,2 @@
+/** Wire shapes of the usage area (filled in by its issue). */
+export {};
