@@ -68,6 +68,7 @@ export async function serve(argv: string[]): Promise<number> {
   });
   if (generated) process.stdout.write(`dev api key: ${generated}\n`);
   process.stdout.write(`synthesizer: ${server.context.synthesizer.name}\n`);
+  process.stdout.write(`console: ${server.url}/#key=${keys[0] ?? ''}\n`);
   process.stdout.write(`listening on ${server.url}\n`);
   await new Promise<void>((resolve) => {
     const stop = (): void => resolve();
