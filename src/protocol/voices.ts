@@ -36,8 +36,22 @@ export const voiceUploadRequestSchema = z
     publish: z.boolean({ error: 'publish must be a boolean' }).optional(),
   })
   .loose();
-/** An upload request as sent (gender in any case). */
-export type VoiceUploadRequest = z.input<typeof voiceUploadRequestSchema>;
+/** An upload request as sent (`gender` in any case). */
+export interface VoiceUploadRequest {
+  filename: string;
+  /** Base64 audio (WAV, MP3, FLAC, Ogg Vorbis or Ogg Opus), at most 20 MB. */
+  data: string;
+  title?: string;
+  /** Transcript of the spoken text. */
+  text?: string;
+  locale?: string;
+  gender?: VoiceGender | Lowercase<VoiceGender>;
+  age?: number;
+  speaking_style?: string;
+  speaker_id?: string;
+  /** Whether the voice prompt is publicly available. */
+  publish?: boolean;
+}
 /** An upload request after validation (gender upper-cased). */
 export type ParsedVoiceUploadRequest = z.output<typeof voiceUploadRequestSchema>;
 
@@ -86,8 +100,14 @@ export const voiceUpdateRequestSchema = z
     age: z.number({ error: 'age must be an integer' }).int('age must be an integer').min(0).max(150).optional(),
   })
   .loose();
-/** An update request as sent. */
-export type VoiceUpdateRequest = z.input<typeof voiceUpdateRequestSchema>;
+/** An update request as sent: `id` plus the fields to change. */
+export interface VoiceUpdateRequest {
+  id: string;
+  name?: string;
+  locale?: string;
+  gender?: VoiceGender | Lowercase<VoiceGender>;
+  age?: number;
+}
 
 /** `model.Response`: the success wrapper (delete, connection counts). */
 export const apiResponseSchema = z.object({ success: z.boolean(), message: z.string().optional(), data: z.unknown().optional() }).loose();
