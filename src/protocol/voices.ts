@@ -29,7 +29,7 @@ export const voiceUploadRequestSchema = z
     text: z.string().optional(),
     locale: z.string().trim().min(2, 'locale must be a language code such as en-US').optional(),
     gender: voiceGenderSchema.optional(),
-    age: z.number({ error: 'age must be an integer' }).int('age must be an integer').min(0).max(150).optional(),
+    age: z.number({ error: 'age must be an integer' }).int('age must be an integer').min(0, 'age must be between 0 and 150').max(150, 'age must be between 0 and 150').optional(),
     speaking_style: z.string().optional(),
     speaker_id: z.string().optional(),
     /** Whether the voice prompt is publicly available. */
@@ -93,11 +93,16 @@ export const voicePromptEnvelopeSchema = z.object({ prompt: voicePromptSchema })
 /** Body of `PUT /api/v1/voice`: `id` plus the fields to change (omitted or empty fields are left alone). */
 export const voiceUpdateRequestSchema = z
   .object({
-    id: z.string({ error: 'Invalid request: voice prompt ID is required' }).trim().min(1, 'Invalid request: voice prompt ID is required'),
+    id: z.string({ error: 'voice prompt ID is required' }).trim().min(1, 'voice prompt ID is required'),
     name: z.string().optional(),
     locale: z.string().optional(),
-    gender: z.union([z.literal(''), voiceGenderSchema]).optional(),
-    age: z.number({ error: 'age must be an integer' }).int('age must be an integer').min(0).max(150).optional(),
+    /** An empty string leaves the gender unchanged. */
+    gender: z
+      .string()
+      .transform((g) => g.trim().toUpperCase())
+      .pipe(z.enum(['', ...VOICE_GENDERS], { error: 'gender must be one of MALE, FEMALE, NON_BINARY' }))
+      .optional(),
+    age: z.number({ error: 'age must be an integer' }).int('age must be an integer').min(0, 'age must be between 0 and 150').max(150, 'age must be between 0 and 150').optional(),
   })
   .loose();
 /** An update request as sent: `id` plus the fields to change. */

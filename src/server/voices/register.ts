@@ -80,7 +80,7 @@ export function registerVoices(app: FastifyInstance, ctx: ServerContext): void {
     scope.put('/api/v1/voice', async (req) => {
       const owner = account(req);
       const parsed = voiceUpdateRequestSchema.safeParse(req.body ?? {});
-      if (!parsed.success) throw new VoiceBankFailure(400, describeIssues(parsed.error).replace(/^(?!Invalid request)/, 'Invalid request: '));
+      if (!parsed.success) throw new VoiceBankFailure(400, `Invalid request: ${describeIssues(parsed.error)}`);
       const { id, name, locale, gender, age } = parsed.data;
       if (!UUID.test(id)) throw new VoiceBankFailure(400, 'Invalid voice prompt ID format');
       const updated = store.update(owner.id, id, {

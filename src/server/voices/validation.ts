@@ -1,7 +1,13 @@
 /** Turns zod issues into the one-line messages of `{success:false, message}` bodies. */
 import type { z } from 'zod';
 
-/** `path: message` of every issue, joined with `; `. */
+/** The message of every issue, prefixed with `path: ` unless it already names the field, joined with `; `. */
 export function describeIssues(error: z.ZodError): string {
-  return error.issues.map((i) => (i.path.length > 0 && !i.message.startsWith(String(i.path[0])) ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+  return error.issues
+    .map((i) => {
+      const field = i.path.at(-1);
+      const named = field === undefined || i.message.toLowerCase().includes(String(field).toLowerCase());
+      return named ? i.message : `${i.path.join('.')}: ${i.message}`;
+    })
+    .join('; ');
 }
