@@ -13,3 +13,10 @@ export {
   type StreamConfig,
   type AudioChunkMessage,
 } from './protocol/speech.js';
+export { VoicesClient, type VoiceUploadInput } from './client/voices.js';
+export { GenderClient, type GenderClassifyInput } from './client/gender.js';
+export { UsageClient, type UsageByModelQuery } from './client/usage.js';
+export { UsageMeter, printUsageTable, type UsageMeterOptions, type UsageSession } from './client/usage-meter.js';
+export type { VoicePrompt, VoiceUploadRequest, VoiceUpdateRequest, VoiceGender } from './protocol/voices.js';
+export type { GenderClassificationResponse } from './protocol/gender.js';
+export type { UsageByModelReport, UsageByModelItem, ConnectionCounts } from './protocol/usage.js';
