@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { InvalidAudioError } from '../../errors.js';
 import { genderClassificationRequestSchema, type GenderClassificationResponse, type GenderErrorBody } from '../../protocol/gender.js';
-import { analyzeVoice, speechProblem } from '../audio-analysis/analyze.js';
+import { analyzeVoice, speechProblem, type VoiceAnalysis } from '../audio-analysis/analyze.js';
 import { decodeBase64Strict } from '../audio-analysis/base64.js';
 import { Authenticator } from '../auth.js';
 import type { ServerContext } from '../context.js';
@@ -75,7 +75,7 @@ export function registerGender(app: FastifyInstance, ctx: ServerContext): void {
         throw error;
       }
 
-      let analysis;
+      let analysis: VoiceAnalysis;
       try {
         analysis = await analyzeVoice(bytes);
       } catch (error) {

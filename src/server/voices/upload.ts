@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidAudioError } from '../../errors.js';
 import { VOICE_ERRORS, VOICE_UPLOAD_MAX_BASE64_CHARS, voiceUploadRequestSchema } from '../../protocol/voices.js';
-import { analyzeVoice, speechProblem } from '../audio-analysis/analyze.js';
+import { analyzeVoice, speechProblem, type VoiceAnalysis } from '../audio-analysis/analyze.js';
 import { decodeBase64Strict } from '../audio-analysis/base64.js';
 import { classifyGender } from '../gender/classifier.js';
 import { VoicePromptLimitError, type StoredVoicePrompt, type VoicePromptStore } from './store.js';
@@ -43,7 +43,7 @@ export async function uploadVoicePrompt(store: VoicePromptStore, accountId: stri
   } catch (error) {
     throw new VoiceBankFailure(400, `Invalid audio data: data is not valid base64 (${(error as Error).message})`);
   }
-  let analysis;
+  let analysis: VoiceAnalysis;
   try {
     analysis = await analyzeVoice(audio);
   } catch (error) {
