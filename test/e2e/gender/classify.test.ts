@@ -108,6 +108,30 @@ describe('gender classification over HTTP', () => {
     expect(result.predicted_gender).toBe('male');
   });
 
+  it('classifies a multipart upload (POST /classify/upload) and refuses uploads without a file', async () => {
+    const upload = async (form: FormData | string, key: string | null = TEST_API_KEY): Promise<[number, unknown]> => {
+      const res = await fetch(`${server.url}/api/v1/gender-detection/classify/upload`, {
+        method: 'POST',
+        headers: { ...(key ? { 'x-api-key': key } : {}), ...(typeof form === 'string' ? { 'content-type': 'application/json' } : {}) },
+        body: form,
+      });
+      return [res.status, await res.json()];
+    };
+    const withFile = (name: string): FormData => {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(fixture(name))]), name);
+      return form;
+    };
+    const [status, body] = await upload(withFile('espeak-en-f3.flac'));
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ predicted_gender: 'female' });
+    const noFile = new FormData();
+    noFile.append('note', 'no audio here');
+    expect(await upload(noFile)).toEqual([400, { error: 'Bad request', detail: 'No file uploaded' }]);
+    expect(await upload('{"audio_base64": "AAAA"}')).toEqual([400, { error: 'Bad request', detail: 'the body must be multipart/form-data with a file field' }]);
+    expect(await upload(withFile('espeak-en-m3.wav'), null)).toEqual([401, { error: 'Unauthorized', detail: 'Invalid or missing API key' }]);
+  });
+
   it('prefers audio_base64 when both are given', async () => {
     const [status, body] = await classify({ audio_base64: b64(fixture('espeak-en-m3.wav')), audio_url: `${filesUrl}/bucket/espeak-en-f3.flac` });
     expect(status).toBe(200);
