@@ -110,7 +110,8 @@ export interface VoiceUpdateRequest {
   id: string;
   name?: string;
   locale?: string;
-  gender?: VoiceGender | Lowercase<VoiceGender>;
+  /** An empty string leaves the gender unchanged. */
+  gender?: VoiceGender | Lowercase<VoiceGender> | '';
   age?: number;
 }
 

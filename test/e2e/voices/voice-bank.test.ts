@@ -234,3 +234,38 @@ describe('voice bank durability', () => {
     }
   });
 });
+
+describe('voice bank edge cases', () => {
+  let server: RunningServer;
+  let voices: VoicesClient;
+  beforeAll(async () => {
+    server = await startTestServer({ config });
+    voices = new VoicesClient({ baseUrl: server.url, apiKey: TEST_API_KEY, maxRetries: 0 });
+  });
+  afterAll(() => server.close());
+
+  it('concurrent uploads never overshoot the per-account limit', async () => {
+    const speech = fixture('espeak-en-m3.wav');
+    const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => voices.upload({ filename: `c${i}.wav`, data: speech })));
+    const created = results.filter((r): r is PromiseFulfilledResult<string> => r.status === 'fulfilled').map((r) => r.value);
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(created).toHaveLength(3);
+    expect(refused.map((r) => (r.reason as PermissionDeniedError).message)).toEqual(Array(3).fill('Voice prompt limit reached for your account'));
+    expect(readdirSync(join(server.context.dataDir, 'voices')).sort()).toEqual(created.map((id) => `${id}.wav`).sort());
+    for (const id of created) await voices.delete(id);
+  });
+
+  it('stores Ogg Vorbis (sent as a data URL) and 24-bit stereo WAV with their own extension; an update of only empty fields changes nothing', async () => {
+    const vorbis = await voices.upload({ filename: 'v.ogg', data: `data:audio/ogg;base64,${b64(fixture('espeak-en-m7.ogg'))}`, locale: 'en-AU' });
+    const stereo = wavBytes([syntheticVoice({ f0Hz: 230, formantScale: 1.17, sampleRate: 44_100 }), syntheticVoice({ f0Hz: 230, formantScale: 1.17, sampleRate: 44_100, seed: 9 })], { sampleRate: 44_100, bits: 24 });
+    const wav = await voices.upload({ filename: 'stereo.wav', data: stereo });
+    expect(await voices.get(vorbis)).toMatchObject({ gender: 'MALE', locale: 'en-AU', filename: 'v.ogg' });
+    const high = await voices.get(wav);
+    expect(high.gender).toBe('FEMALE');
+    expect(Math.abs((high.pitchHz ?? 0) - 230)).toBeLessThan(5);
+    expect(readdirSync(join(server.context.dataDir, 'voices')).sort()).toEqual([`${vorbis}.ogg`, `${wav}.wav`].sort());
+    expect(await voices.update({ id: wav, name: '', locale: '  ', gender: '' })).toEqual(high);
+    await voices.delete(vorbis);
+    await voices.delete(wav);
+  });
+});
