@@ -1,6 +1,6 @@
 /**
- * Client of usage reporting and live connection counts: `GET /api/v1/usage/concurrent/by-model` and
- * `GET /api/v1/concurrent_connections/batch`. Dates are checked before any I/O with the same rules the
+ * Client of usage reporting and live connection counts: `GET /api/v1/usage/concurrent/by-model`,
+ * `GET /api/v1/usage/concurrent` (daily rows) and `GET /api/v1/concurrent_connections/batch`. Dates are checked before any I/O with the same rules the
  * service applies (`InvalidArgumentError`); service refusals are typed HTTP errors.
  */
 import { InvalidArgumentError } from '../errors.js';
@@ -10,7 +10,9 @@ import {
   usageByModelReportSchema,
   utcDate,
   type ConnectionCounts,
+  usageDailyReportSchema,
   type UsageByModelReport,
+  type UsageDailyReport,
 } from '../protocol/usage.js';
 import { HttpClient, type HttpClientOptions } from './http.js';
 import { expectResponse } from './response.js';
@@ -35,17 +37,22 @@ export class UsageClient {
 
   /** Concurrent-usage aggregates per model and region over an inclusive date range (at most 366 days). */
   async byModel(query: UsageByModelQuery, options: CallOptions = {}): Promise<UsageByModelReport> {
+    const body = await this.#usage('/api/v1/usage/concurrent/by-model', query, options);
+    return expectResponse(usageByModelReportSchema, body, 'usage by model');
+  }
+
+  /** The same usage as daily rows (date, model, region) over an inclusive date range. */
+  async daily(query: UsageByModelQuery, options: CallOptions = {}): Promise<UsageDailyReport> {
+    const body = await this.#usage('/api/v1/usage/concurrent', query, options);
+    return expectResponse(usageDailyReportSchema, body, 'daily usage');
+  }
+
+  #usage(path: string, query: UsageByModelQuery, options: CallOptions): Promise<unknown> {
     const from = query.from instanceof Date ? utcDate(query.from.getTime()) : query.from;
     const to = query.to instanceof Date ? utcDate(query.to.getTime()) : query.to;
     const checked = parseUsageDateRange(from, to);
-    if (!checked.ok) throw new InvalidArgumentError(checked.message);
-    const body = await this.#http.request<unknown>({
-      method: 'GET',
-      path: '/api/v1/usage/concurrent/by-model',
-      query: { from, to, model_id: query.modelId, region: query.region },
-      signal: options.signal,
-    });
-    return expectResponse(usageByModelReportSchema, body, 'usage by model');
+    if (!checked.ok) return Promise.reject(new InvalidArgumentError(checked.message));
+    return this.#http.request<unknown>({ method: 'GET', path, query: { from, to, model_id: query.modelId, region: query.region }, signal: options.signal });
   }
 
   /** Live connection counts of several models at once, keyed by model id. */

@@ -10,6 +10,8 @@
  * - `averageInstancesOverRange`: connection-seconds ÷ seconds in the range (`days × 86 400`), i.e. the
  *   time-weighted mean number of open connections, days without usage included.
  * - `daysWithUsage`: number of distinct UTC days of the range with any connection time (> 0 ms).
+ * The daily report (`GET /api/v1/usage/concurrent`) gives the same connection-seconds per UTC day, model and
+ * region, with `averageSize` = that day's connection-seconds ÷ 86 400.
  */
 import { z } from 'zod';
 
@@ -117,35 +119,95 @@ export interface UsageInterval {
 }
 
 /**
+ * Splits each interval (open ones ending at `nowMs`) at UTC midnights inside `range` and calls `visit` with
+ * the interval, the day's index from `range.from` and the milliseconds on that day (always > 0).
+ */
+function forEachDay(intervals: Iterable<UsageInterval>, range: UsageDateRange, nowMs: number, visit: (i: UsageInterval, day: number, ms: number) => void): void {
+  for (const interval of intervals) {
+    const start = Math.max(interval.startMs, range.startMs);
+    const end = Math.min(interval.endMs ?? nowMs, range.endMs);
+    for (let day = Math.floor((start - range.startMs) / DAY_MS); end > start && range.startMs + day * DAY_MS < end; day++) {
+      const dayStart = range.startMs + day * DAY_MS;
+      const ms = Math.min(end, dayStart + DAY_MS) - Math.max(start, dayStart);
+      if (ms > 0) visit(interval, day, ms);
+    }
+  }
+}
+
+const byModelThenRegion = (a: { modelId: string; region: string }, b: { modelId: string; region: string }): number =>
+  a.modelId === b.modelId ? a.region.localeCompare(b.region) : a.modelId.localeCompare(b.modelId);
+
+/**
  * Computes the by-model aggregates (see the module comment for the definitions) of `intervals` over `range`.
  * Open intervals end at `nowMs`. Items are sorted by modelId then region; groups with no time in the range
  * are left out.
  */
 export function aggregateUsage(intervals: Iterable<UsageInterval>, range: UsageDateRange, nowMs: number): UsageByModelItem[] {
   const groups = new Map<string, { modelId: string; region: string; ms: number; days: Set<number> }>();
-  for (const interval of intervals) {
-    const start = Math.max(interval.startMs, range.startMs);
-    const end = Math.min(interval.endMs ?? nowMs, range.endMs);
-    if (end <= start) continue;
+  forEachDay(intervals, range, nowMs, (interval, day, ms) => {
     const key = `${interval.modelId}\u0000${interval.region}`;
     let group = groups.get(key);
     if (!group) {
       group = { modelId: interval.modelId, region: interval.region, ms: 0, days: new Set() };
       groups.set(key, group);
     }
-    group.ms += end - start;
-    const lastDay = Math.floor((end - 1 - range.startMs) / DAY_MS);
-    for (let day = Math.floor((start - range.startMs) / DAY_MS); day <= lastDay; day++) group.days.add(day);
-  }
+    group.ms += ms;
+    group.days.add(day);
+  });
   const rangeSeconds = range.days * 86_400;
-  return [...groups.values()]
-    .sort((a, b) => (a.modelId === b.modelId ? a.region.localeCompare(b.region) : a.modelId.localeCompare(b.modelId)))
-    .map((g) => ({
-      modelId: g.modelId,
-      region: g.region,
-      totalUsageSecondsTimesSize: g.ms / 1000,
-      totalConcurrencyHours: g.ms / 3_600_000,
-      averageInstancesOverRange: g.ms / 1000 / rangeSeconds,
-      daysWithUsage: g.days.size,
+  return [...groups.values()].sort(byModelThenRegion).map((g) => ({
+    modelId: g.modelId,
+    region: g.region,
+    totalUsageSecondsTimesSize: g.ms / 1000,
+    totalConcurrencyHours: g.ms / 3_600_000,
+    averageInstancesOverRange: g.ms / 1000 / rangeSeconds,
+    daysWithUsage: g.days.size,
+  }));
+}
+
+/** One row of the daily report (`GET /api/v1/usage/concurrent`). */
+export const usageDailyItemSchema = z
+  .object({
+    date: z.string(),
+    customerId: z.string(),
+    modelId: z.string(),
+    region: z.string(),
+    /** Connection-seconds on that UTC day. */
+    usageSecondsTimesSize: z.number(),
+    /** `usageSecondsTimesSize / 3600`. */
+    concurrencyHours: z.number(),
+    /** Time-weighted mean number of open connections over the day (`usageSecondsTimesSize / 86 400`). */
+    averageSize: z.number(),
+  })
+  .loose();
+/** One row of the daily report. */
+export type UsageDailyItem = z.infer<typeof usageDailyItemSchema>;
+
+/** Body of `GET /api/v1/usage/concurrent`. */
+export const usageDailyReportSchema = z
+  .object({ customerId: z.string(), from: z.string(), to: z.string(), items: z.array(usageDailyItemSchema) })
+  .loose();
+/** Body of `GET /api/v1/usage/concurrent`. */
+export type UsageDailyReport = z.infer<typeof usageDailyReportSchema>;
+
+/** Daily rows (date, model, region) of `intervals` over `range`, by date then modelId then region; days without usage are left out. */
+export function aggregateUsageDaily(intervals: Iterable<UsageInterval>, range: UsageDateRange, nowMs: number, customerId: string): UsageDailyItem[] {
+  const rows = new Map<string, { day: number; modelId: string; region: string; ms: number }>();
+  forEachDay(intervals, range, nowMs, (interval, day, ms) => {
+    const key = `${day}\u0000${interval.modelId}\u0000${interval.region}`;
+    const row = rows.get(key) ?? { day, modelId: interval.modelId, region: interval.region, ms: 0 };
+    row.ms += ms;
+    rows.set(key, row);
+  });
+  return [...rows.values()]
+    .sort((a, b) => a.day - b.day || byModelThenRegion(a, b))
+    .map((r) => ({
+      date: utcDate(range.startMs + r.day * DAY_MS),
+      customerId,
+      modelId: r.modelId,
+      region: r.region,
+      usageSecondsTimesSize: r.ms / 1000,
+      concurrencyHours: r.ms / 3_600_000,
+      averageSize: r.ms / DAY_MS,
     }));
 }

@@ -3,13 +3,24 @@
  * - `GET /api/v1/usage/concurrent/by-model?from=YYYY-MM-DD&to=YYYY-MM-DD[&model_id=][&region=]` → the
  *   aggregates of `aggregateUsage` (see `protocol/usage.ts` for their exact definitions) over the metered
  *   intervals of the caller's account; `customerId` is the account id.
+ * - `GET /api/v1/usage/concurrent?…same query…` → the same usage as daily rows (`aggregateUsageDaily`).
  * - `GET /api/v1/concurrent_connections/batch?model_ids=a,b` → `{success, message, data: {a: counts, b: counts}}`.
  * - `GET /api/v1/concurrent_connections/{model_id}` → `{success, message, data: counts}`.
  * Failures are `{success:false, message}` (400 invalid dates or model ids, 401 bad key, 404 unknown model).
  * Registering installs the durable {@link SqliteConnectionMeter} as `ctx.meter`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { aggregateUsage, parseUsageDateRange, type ConnectionCounts, type ConnectionsBatchResponse, type UsageByModelReport } from '../../protocol/usage.js';
+import {
+  aggregateUsage,
+  aggregateUsageDaily,
+  parseUsageDateRange,
+  type ConnectionCounts,
+  type ConnectionsBatchResponse,
+  type UsageByModelReport,
+  type UsageDailyReport,
+  type UsageDateRange,
+  type UsageInterval,
+} from '../../protocol/usage.js';
 import type { ApiErrorBody } from '../../protocol/voices.js';
 import { Authenticator } from '../auth.js';
 import type { AccountConfig } from '../config.js';
@@ -58,15 +69,26 @@ export function registerUsage(app: FastifyInstance, ctx: ServerContext): void {
       return fail(reply, 500, 'Internal server error');
     });
 
-    scope.get('/api/v1/usage/concurrent/by-model', async (req) => {
+    /** The caller's account, the validated range and its intervals, for both usage reports. */
+    const usageQuery = (req: FastifyRequest): { owner: AccountConfig; range: UsageDateRange; intervals: UsageInterval[] } => {
       const owner = account(req);
       const query = req.query as Record<string, string | undefined>;
       const parsed = parseUsageDateRange(query.from, query.to);
       if (!parsed.ok) throw new UsageFailure(400, parsed.message);
       const { range } = parsed;
       const filter = { modelId: query.model_id || undefined, region: query.region || undefined };
-      const items = aggregateUsage(meter.intervals(owner.id, range.startMs, range.endMs, filter), range, meter.now());
-      const body: UsageByModelReport = { customerId: owner.id, from: range.from, to: range.to, items };
+      return { owner, range, intervals: meter.intervals(owner.id, range.startMs, range.endMs, filter) };
+    };
+
+    scope.get('/api/v1/usage/concurrent/by-model', async (req) => {
+      const { owner, range, intervals } = usageQuery(req);
+      const body: UsageByModelReport = { customerId: owner.id, from: range.from, to: range.to, items: aggregateUsage(intervals, range, meter.now()) };
+      return body;
+    });
+
+    scope.get('/api/v1/usage/concurrent', async (req) => {
+      const { owner, range, intervals } = usageQuery(req);
+      const body: UsageDailyReport = { customerId: owner.id, from: range.from, to: range.to, items: aggregateUsageDaily(intervals, range, meter.now(), owner.id) };
       return body;
     });
 

@@ -83,6 +83,21 @@ describe('usage and concurrent connections over HTTP', () => {
     });
   });
 
+  it('reports the same sessions as daily rows', async () => {
+    const daily = await usage.daily({ from: '2026-03-01', to: '2026-03-04', modelId: 'dd-etts-3.0' });
+    expect(daily.customerId).toBe('dev');
+    expect(daily.items.map((i) => [i.date, i.modelId, i.region, i.usageSecondsTimesSize, i.concurrencyHours, i.averageSize])).toEqual([
+      ['2026-03-01', 'dd-etts-3.0', 'eu', 1800, 0.5, 1800 / 86_400],
+      ['2026-03-01', 'dd-etts-3.0', 'us', 3600, 1, 3600 / 86_400],
+      ['2026-03-02', 'dd-etts-3.0', 'eu', 2700, 0.75, 2700 / 86_400],
+      ['2026-03-02', 'dd-etts-3.0', 'us', 1200, 1200 / 3600, 1200 / 86_400],
+    ]);
+    expect(await get('/api/v1/usage/concurrent?from=2026-03-04&to=2026-03-01')).toEqual([
+      400,
+      { success: false, message: 'Invalid date range: to (2026-03-01) is before from (2026-03-04)' },
+    ]);
+  });
+
   it('clips to the range and applies the model and region filters', async () => {
     const day = await usage.byModel({ from: new Date(T('2026-03-02T18:00:00Z')), to: '2026-03-02' });
     expect(day.items.map((i) => [i.modelId, i.region, i.totalUsageSecondsTimesSize, i.daysWithUsage, i.averageInstancesOverRange])).toEqual([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateUsage, DAY_MS, parseUsageDateRange, type UsageDateRange, type UsageInterval } from '../../../src/protocol/usage.js';
+import { aggregateUsage, aggregateUsageDaily, DAY_MS, parseUsageDateRange, type UsageDateRange, type UsageInterval } from '../../../src/protocol/usage.js';
 
 const T = (iso: string): number => Date.parse(iso);
 function range(from: string, to: string): UsageDateRange {
@@ -91,5 +91,39 @@ describe('aggregateUsage', () => {
 
   it('an open interval that starts after now adds nothing', () => {
     expect(aggregateUsage([{ modelId: 'A', region: 'us', startMs: now + 1000, endMs: undefined }], r, now)).toEqual([]);
+  });
+});
+
+describe('aggregateUsageDaily', () => {
+  it('splits connection-seconds at UTC midnight into date/model/region rows, in date order', () => {
+    const r = range('2026-05-01', '2026-05-03');
+    const intervals: UsageInterval[] = [
+      { modelId: 'B', region: 'us', startMs: T('2026-05-01T23:00:00Z'), endMs: T('2026-05-02T02:00:00Z') },
+      { modelId: 'A', region: 'us', startMs: T('2026-05-02T06:00:00Z'), endMs: T('2026-05-02T06:30:00Z') },
+      { modelId: 'A', region: 'us', startMs: T('2026-05-02T07:00:00Z'), endMs: T('2026-05-02T07:30:00Z') },
+      { modelId: 'A', region: 'eu', startMs: T('2026-05-03T23:00:00Z'), endMs: undefined },
+    ];
+    expect(aggregateUsageDaily(intervals, r, T('2026-05-05T00:00:00Z'), 'acct')).toEqual([
+      { date: '2026-05-01', customerId: 'acct', modelId: 'B', region: 'us', usageSecondsTimesSize: 3600, concurrencyHours: 1, averageSize: 3600 / 86_400 },
+      { date: '2026-05-02', customerId: 'acct', modelId: 'A', region: 'us', usageSecondsTimesSize: 3600, concurrencyHours: 1, averageSize: 3600 / 86_400 },
+      { date: '2026-05-02', customerId: 'acct', modelId: 'B', region: 'us', usageSecondsTimesSize: 7200, concurrencyHours: 2, averageSize: 7200 / 86_400 },
+      { date: '2026-05-03', customerId: 'acct', modelId: 'A', region: 'eu', usageSecondsTimesSize: 3600, concurrencyHours: 1, averageSize: 3600 / 86_400 },
+    ]);
+  });
+
+  it('sums to the by-model totals', () => {
+    const r = range('2026-05-01', '2026-05-31');
+    const intervals: UsageInterval[] = Array.from({ length: 40 }, (_, i) => ({
+      modelId: i % 3 === 0 ? 'A' : 'B',
+      region: 'us',
+      startMs: T('2026-04-30T20:00:00Z') + i * 19 * 3_600_000,
+      endMs: T('2026-04-30T20:00:00Z') + i * 19 * 3_600_000 + (i + 1) * 1_234_567,
+    }));
+    const daily = aggregateUsageDaily(intervals, r, 0, 'acct');
+    for (const item of aggregateUsage(intervals, r, 0)) {
+      const rows = daily.filter((d) => d.modelId === item.modelId);
+      expect(rows.reduce((sum, d) => sum + d.usageSecondsTimesSize, 0)).toBeCloseTo(item.totalUsageSecondsTimesSize, 6);
+      expect(rows.length).toBe(item.daysWithUsage);
+    }
   });
 });
