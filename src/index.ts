@@ -19,4 +19,4 @@ export { UsageClient, type UsageByModelQuery } from './client/usage.js';
 export { UsageMeter, printUsageTable, type UsageMeterOptions, type UsageSession } from './client/usage-meter.js';
 export type { VoicePrompt, VoiceUploadRequest, VoiceUpdateRequest, VoiceGender } from './protocol/voices.js';
 export type { GenderClassificationResponse } from './protocol/gender.js';
-export type { UsageByModelReport, UsageByModelItem, ConnectionCounts } from './protocol/usage.js';
+export type { UsageByModelReport, UsageByModelItem, UsageDailyReport, UsageDailyItem, ConnectionCounts } from './protocol/usage.js';
