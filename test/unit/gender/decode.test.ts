@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Mp3Encoder } from '@breezystack/lamejs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { InvalidAudioError } from '../../../src/errors.js';
 import { analyzeVoice, speechProblem } from '../../../src/server/audio-analysis/analyze.js';
 import { decodeBase64Strict } from '../../../src/server/audio-analysis/base64.js';
@@ -165,4 +165,32 @@ describe('decodeBase64Strict', () => {
   ])('rejects %j: %s', (text, message) => {
     expect(() => decodeBase64Strict(text)).toThrow(message);
   });
+});
+
+describe('decodeAudio on damaged files', () => {
+  it.each(['espeak-en-m3.wav', 'espeak-en-f3.flac', 'espeak-en-m7.ogg', 'espeak-en-f1.opus'])(
+    'truncated or byte-flipped %s either decodes or fails with InvalidAudioError',
+    async (name) => {
+      // The WASM decoders also print what they skip to console.error; keep the test output clean.
+      const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      try {
+        const original = fixture(name);
+        let seed = 11;
+        const random = (): number => (seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff) / 0x7fffffff;
+        const outcomes = new Set<string>();
+        for (let i = 0; i < 16; i++) {
+          const damaged = i % 2 === 0 ? original.subarray(0, Math.floor(random() * original.length)) : Uint8Array.from(original);
+          if (i % 2 === 1) for (let k = 0; k < 20; k++) damaged[Math.floor(random() * damaged.length)] = Math.floor(random() * 256);
+          const outcome = await decodeAudio(damaged).then(
+            () => 'decoded',
+            (error: unknown) => (error instanceof InvalidAudioError ? 'invalid' : `unexpected: ${String(error)}`),
+          );
+          outcomes.add(outcome);
+        }
+        expect([...outcomes].filter((o) => o.startsWith('unexpected'))).toEqual([]);
+      } finally {
+        quiet.mockRestore();
+      }
+    },
+  );
 });
