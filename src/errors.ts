@@ -28,6 +28,7 @@ export const ERROR_CODES = {
   invalid_audio: 'Audio data could not be decoded or has the wrong shape.',
   pool_closed: 'The session pool was closed.',
   pool_exhausted: 'No pooled session became available in time.',
+  job_failed: 'A dubbing job being waited for ended in a failure status (INTAKE_FAILED, FAILURE).',
 } as const;
 
 /** A stable error code, see {@link ERROR_CODES}. */

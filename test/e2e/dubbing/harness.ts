@@ -1,0 +1,90 @@
+/** Shared setup of the dubbing e2e tests: env for the area, tone synthesizer, WAV reading, job requests. */
+import { readFileSync } from 'node:fs';
+import { vi } from 'vitest';
+import type { DubbingJobRequest, DubbingSegment } from '../../../src/protocol/dubbing.js';
+import type { Synthesizer } from '../../../src/server/speech/synth/synthesizer.js';
+
+/** Points the dubbing area at a loopback media server and sets the step pause (read when a server starts). */
+export function stubDubbingEnv(mediaUrl: string, stepMs: number): void {
+  vi.stubEnv('VOXPIPE_DUBBING_STEP_MS', String(stepMs));
+  vi.stubEnv('VOXPIPE_ALLOW_INSECURE_SOURCES', '1');
+  vi.stubEnv('VOXPIPE_S3_ENDPOINT', mediaUrl);
+}
+
+/** A synthesizer yielding a 440 Hz tone of 60 ms per character, in 10 ms blocks (long lines overflow their slot). */
+export const toneSynthesizer: Synthesizer = {
+  name: 'tone',
+  async *synthesize(request) {
+    const samples = request.text.length * 60 * 48;
+    for (let at = 0; at < samples; at += 480) {
+      const block = new Int16Array(Math.min(480, samples - at));
+      for (let i = 0; i < block.length; i++) block[i] = Math.round(8000 * Math.sin((2 * Math.PI * 440 * (at + i)) / 48_000));
+      yield block;
+    }
+  },
+};
+
+/** A parsed mono 16-bit PCM WAV file. */
+export interface Wav {
+  sampleRate: number;
+  channels: number;
+  bitsPerSample: number;
+  samples: Int16Array;
+}
+
+/** Reads a canonical PCM WAV file, checking its RIFF structure. */
+export function readWav(path: string): Wav {
+  const b = readFileSync(path);
+  if (b.toString('ascii', 0, 4) !== 'RIFF' || b.toString('ascii', 8, 12) !== 'WAVE') throw new Error('not RIFF/WAVE');
+  if (b.readUInt32LE(4) !== b.length - 8) throw new Error('RIFF size does not match the file');
+  let at = 12;
+  let fmt: Omit<Wav, 'samples'> | undefined;
+  while (at + 8 <= b.length) {
+    const id = b.toString('ascii', at, at + 4);
+    const size = b.readUInt32LE(at + 4);
+    if (id === 'fmt ') fmt = { channels: b.readUInt16LE(at + 10), sampleRate: b.readUInt32LE(at + 12), bitsPerSample: b.readUInt16LE(at + 22) };
+    if (id === 'data') {
+      if (!fmt) throw new Error('data before fmt');
+      if (at + 8 + size !== b.length) throw new Error('data size does not match the file');
+      const copy = new Uint8Array(b.subarray(at + 8, at + 8 + size));
+      return { ...fmt, samples: new Int16Array(copy.buffer) };
+    }
+    at += 8 + size;
+  }
+  throw new Error('no data chunk');
+}
+
+/** Three segments of two characters inside a 10 s video; the second line is too long for its slot. */
+export const SEGMENTS: DubbingSegment[] = [
+  { segmentId: 'seg_001', timestampStart: 500, timestampEnd: 2500, characterId: 'char_001', characterName: 'John', sourceDialogue: 'Hello there.', targetDialogue: 'Hola.' },
+  {
+    segmentId: 'seg_002',
+    timestampStart: 3000,
+    timestampEnd: 4000,
+    characterId: 'char_002',
+    characterName: 'Mary',
+    sourceDialogue: 'How are you doing today, my friend?',
+    targetDialogue: '¿Cómo estás hoy, amigo mío?',
+  },
+  { segmentId: 'seg_003', timestampStart: 6000, timestampEnd: 9000, characterId: 'char_001', characterName: 'John', sourceDialogue: 'Fine, thanks.\nAnd you?', targetDialogue: 'Bien, gracias.\n¿Y tú?' },
+];
+
+/** An AUTOMATED job over `sourceVideoPath` with {@link SEGMENTS} and text products under s3://dub-out/`name`. */
+export function automatedJob(sourceVideoPath: string, name: string): DubbingJobRequest {
+  return {
+    sourceLocale: 'en-US',
+    targetLocale: 'es-ES',
+    sourceVideoPath,
+    exportPath: `s3://dub-out/${name}/episode.es-ES.mp4`,
+    workflowType: 'AUTOMATED',
+    titleName: 'The Great Adventure',
+    segments: SEGMENTS,
+    metadata: { episode: '1' },
+    additionalProducts: [
+      { product: 'SRT', assetPath: `s3://dub-out/${name}/episode.es-ES.srt` },
+      { product: 'WEBVTT', assetPath: `s3://dub-out/${name}/episode.es-ES.vtt` },
+      { product: 'TRANSCRIPT', assetPath: `s3://dub-out/${name}/episode.es-ES.txt` },
+      { product: 'SDH', assetPath: `s3://dub-out/${name}/episode.es-ES.sdh.srt` },
+    ],
+  };
+}
