@@ -5,9 +5,10 @@ import { startServer } from '../server/app.js';
 import { generateApiKey } from '../server/auth.js';
 import { loadServiceConfig } from '../server/config.js';
 import type { SynthesizerEngine } from '../server/speech/synth/index.js';
+import type { Command } from './command.js';
 
 /** Help text of `voxpipe serve`. */
-export const SERVE_HELP = `Usage: voxpipe serve [options]
+const SERVE_HELP = `Usage: voxpipe serve [options]
 
 Runs the reference service (REST, /ws, /open, /live, captions, web console) on one port.
 
@@ -78,3 +79,11 @@ export async function serve(argv: string[]): Promise<number> {
   await server.close();
   return 0;
 }
+
+/** `voxpipe serve`. */
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'Run the reference service (REST, /ws, /open, live, captions, web console)',
+  help: SERVE_HELP,
+  run: serve,
+};
