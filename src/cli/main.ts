@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 /** The `voxpipe` command: dispatches to subcommands and maps failures to exit codes. */
 import type { Command } from './command.js';
+import { dubCommand } from './commands/dub.js';
 import { genderCommand } from './commands/gender.js';
 import { usageCommand } from './commands/usage.js';
 import { voicesCommand } from './commands/voices.js';
 import { describeFailure, EXIT, UsageError } from './context.js';
 import { serveCommand } from './serve.js';
 
-const COMMANDS: Command[] = [serveCommand, voicesCommand, genderCommand, usageCommand];
+const COMMANDS: Command[] = [serveCommand, voicesCommand, genderCommand, dubCommand, usageCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
