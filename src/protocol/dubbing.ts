@@ -130,6 +130,14 @@ function valueError(ctx: { issues: z.core.$ZodRawIssue[]; value: unknown }, mess
 const PRIVATE_REGION = /^(AA|Q[M-Z]|X[A-JL-Z]|ZZ)$/;
 const languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+/** The English name of a code, or undefined when ICU knows none (or refuses the code). */
+const displayName = (names: Intl.DisplayNames, code: string): string | undefined => {
+  try {
+    return names.of(code);
+  } catch {
+    return undefined;
+  }
+};
 
 /**
  * Resolves a BCP-47 tag to its canonical language[-script]-region form (`en-us` → `en-US`, `iw-IL` → `he-IL`),
@@ -145,8 +153,8 @@ export function resolveLocale(tag: string): { locale: string } | { error: string
     return { error: `'${tag}' is not a BCP-47 language tag` };
   }
   if (!locale.region) return { error: `'${tag}' has no region: use the language-region form, e.g. ${locale.language === 'und' ? 'en' : locale.language}-US` };
-  if (locale.language === 'und' || !languageNames.of(locale.language)) return { error: `'${tag}' names an unknown language '${locale.language}'` };
-  if (PRIVATE_REGION.test(locale.region) || !regionNames.of(locale.region)) return { error: `'${tag}' names an unknown region '${locale.region}'` };
+  if (locale.language === 'und' || !displayName(languageNames, locale.language)) return { error: `'${tag}' names an unknown language '${locale.language}'` };
+  if (PRIVATE_REGION.test(locale.region) || !displayName(regionNames, locale.region)) return { error: `'${tag}' names an unknown region '${locale.region}'` };
   const base = [locale.language, locale.script, locale.region].filter(Boolean).join('-');
   return { locale: base };
 }

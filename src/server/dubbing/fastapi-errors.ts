@@ -29,9 +29,9 @@ function enumList(values: readonly unknown[]): string {
 export function toValidationIssue(issue: z.core.$ZodIssue, prefix: Array<string | number>): ValidationIssue {
   const loc = [...prefix, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))];
   const input = (issue as { input?: unknown }).input;
+  if (input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_value')) return { loc, msg: 'Field required', type: 'missing' };
   switch (issue.code) {
     case 'invalid_type': {
-      if (input === undefined) return { loc, msg: 'Field required', type: 'missing' };
       if (issue.expected === 'int' && typeof input === 'number') {
         return { loc, msg: 'Input should be a valid integer, got a number with a fractional part', type: 'int_from_float' };
       }

@@ -57,7 +57,7 @@ function webVtt(input: ProductInput): string {
   const cues = dubbedSegments(input.segments).map((s, i) => {
     const voice = s.characterName.trim() ? `<v ${escapeVtt(s.characterName.trim())}>` : '';
     const lines = cueLines(s.targetDialogue ?? '').map(escapeVtt);
-    return `${s.segmentId ? s.segmentId.replace(/-->|\s+/g, '_') : String(i + 1)}\n${timecode(s.timestampStart, '.')} --> ${timecode(s.timestampEnd, '.')}\n${voice}${lines.join('\n')}\n`;
+    return `${s.segmentId ? s.segmentId.replace(/-->/g, '--').replace(/[\r\n]+/g, ' ') : String(i + 1)}\n${timecode(s.timestampStart, '.')} --> ${timecode(s.timestampEnd, '.')}\n${voice}${lines.join('\n')}\n`;
   });
   return `WEBVTT\n\n${cues.join('\n')}`;
 }

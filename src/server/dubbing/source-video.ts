@@ -67,6 +67,10 @@ async function readRange(url: URL, offset: number, length: number, timeoutMs: nu
     await res.body?.cancel();
     throw new SourceVideoError(`the source video was not found (HTTP ${res.status})`);
   }
+  if (res.status === 416 && offset === 0) {
+    await res.body?.cancel();
+    throw new SourceVideoError('the source video is empty');
+  }
   if (!res.ok) {
     await res.body?.cancel();
     throw new SourceVideoError(`the source video could not be read (HTTP ${res.status})`);
