@@ -1,2 +1,10 @@
-/** `voxpipe/audio`: streaming transcoding adapters (filled in by issue 4). */
-export {};
+/** `voxpipe/audio`: streaming transcoding adapters (WAV, resampling, mu-law, framing, Opus/Ogg, MP3). */
+export * from './wav.js';
+export * from './mulaw.js';
+export * from './fir.js';
+export * from './resampler.js';
+export * from './framer.js';
+export * from './ogg.js';
+export * from './opus-codec.js';
+export * from './ogg-opus.js';
+export * from './encoder.js';
