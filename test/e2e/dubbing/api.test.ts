@@ -9,7 +9,8 @@ import { aviHead, mp4File, mpegTsHead, startMediaServer, webmHead, type MediaSer
 
 interface Answer {
   status: number;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- assertions inspect arbitrary bodies
+  /** Parsed JSON body; assertions inspect arbitrary shapes. */
+  body: any;
 }
 
 describe('dubbing API: every endpoint, every 422', () => {

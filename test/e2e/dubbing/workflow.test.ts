@@ -9,7 +9,7 @@ import { advanceDubbingJob } from '../../../src/server/dubbing/admin.js';
 import { localS3Path } from '../../../src/server/dubbing/export-store.js';
 import { startTestServer, TEST_API_KEY } from '../../helpers/server.js';
 import { automatedJob, readWav, SEGMENTS, stubDubbingEnv, toneSynthesizer } from './harness.js';
-import { mp4File, startMediaServer, type MediaServer } from './media-fixtures.js';
+import { mp4File, mpegTsHead, startMediaServer, type MediaServer } from './media-fixtures.js';
 
 const VIDEO_MS = 10_000;
 
@@ -23,6 +23,7 @@ describe('dubbing workflow (AUTOMATED and MANAGED) over HTTP', () => {
     media = await startMediaServer({
       '/videos/ep1.mp4': mp4File(VIDEO_MS),
       '/src-bucket/late-moov.mp4': mp4File(VIDEO_MS, { moovAtEnd: true, mdatBytes: 300_000 }),
+      '/videos/ep1.ts': mpegTsHead(),
     });
     stubDubbingEnv(media.url, 0);
     server = await startTestServer();
@@ -154,6 +155,47 @@ describe('dubbing workflow (AUTOMATED and MANAGED) over HTTP', () => {
     const redelivered = await client.waitFor(requestId, { until: 'REDELIVERED_TO_CLIENT', pollIntervalMs: 5 });
     expect(redelivered.additionalProducts.map((p) => p.state)).toEqual(Array(4).fill('DELIVERED'));
     expect(redelivered.detailedTrace).toContain('revision 5: 0 issue(s) reported; resynthesizing 3 segment(s)');
+  });
+
+  it('sizes the track to the last segment when the container states no duration (MPEG-TS)', async () => {
+    const { requestId } = await client.create(automatedJob(`${media.url}/videos/ep1.ts`, 'ts'));
+    const job = await client.waitFor(requestId, { pollIntervalMs: 5 });
+    expect(job.detailedTrace).toContain('source video: mpeg-ts, duration not stated in the container head');
+    expect(readWav(file(job.exportPath)).samples.length).toBe(9000 * 48); // seg_003 ends at 9 s
+  });
+
+  it('takes MANAGED_HIGH_TIER jobs through the DMX stage and every review', async () => {
+    const { requestId } = await client.create({ ...automatedJob(`${media.url}/videos/ep1.mp4`, 'high'), workflowType: 'MANAGED_HIGH_TIER', sourceMAndETrackPath: 's3://src/me.wav' });
+    const reviewed: string[] = [];
+    for (;;) {
+      const job = await client.waitFor(requestId, { until: ['READY_FOR_QC', 'QC_IN_REVIEW', 'READY_FOR_MIX_QC', 'MIX_QC_IN_PROGRESS', 'DELIVERED_TO_CLIENT'], pollIntervalMs: 5 });
+      if (job.status === 'DELIVERED_TO_CLIENT') break;
+      reviewed.push((await client.advance(requestId)).status);
+    }
+    expect(reviewed).toEqual(['READY_FOR_QC', 'QC_IN_REVIEW', 'READY_FOR_MIX_QC', 'MIX_QC_IN_PROGRESS']);
+    const trace = (await client.get(requestId)).detailedTrace;
+    expect(trace).toContain('READY_FOR_DMX: music-and-effects stem: s3://src/me.wav');
+    expect(trace).toContain('DMX_DONE: done → CASTING');
+  });
+
+  it('fails the job with the reason when a step throws (synthesizer error)', async () => {
+    const engine = server.context.synthesizer;
+    server.context.synthesizer = {
+      name: 'broken',
+      async *synthesize() {
+        throw new Error('engine exploded');
+      },
+    };
+    try {
+      const { requestId } = await client.create(automatedJob(`${media.url}/videos/ep1.mp4`, 'broken'));
+      const error = await client.waitFor(requestId, { pollIntervalMs: 5 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DubbingJobFailedError);
+      expect((error as DubbingJobFailedError).job.status).toBe('FAILURE');
+      expect((error as DubbingJobFailedError).message).toMatch(/ended in FAILURE: synthesize-first-half failed: engine exploded$/);
+      expect((error as DubbingJobFailedError).job.additionalProducts.every((p) => p.state === 'PENDING_DELIVERY')).toBe(true);
+    } finally {
+      server.context.synthesizer = engine;
+    }
   });
 
   it('fails intake without target dialogue, and waitFor rejects with the reason', async () => {
