@@ -8,6 +8,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, write
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { encodeWavHeader, writeS16le } from '../../audio/wav.js';
 import { AbortError } from '../../errors.js';
 import { SYNTH_SAMPLE_RATE } from '../speech/synth/synthesizer.js';
 
@@ -18,25 +19,6 @@ export interface PlacedSegment {
 }
 
 const BLOCK = SYNTH_SAMPLE_RATE;
-
-/** The 44-byte header of a mono 16-bit PCM WAV file with `samples` samples. */
-export function pcmWavHeader(samples: number, sampleRate = SYNTH_SAMPLE_RATE): Buffer {
-  const dataBytes = samples * 2;
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + dataBytes, 4);
-  header.write('WAVEfmt ', 8, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(1, 22); // mono
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(dataBytes, 40);
-  return header;
-}
 
 function loadPcm(path: string): Int16Array {
   const bytes = readFileSync(path);
@@ -52,11 +34,12 @@ export async function mixTrack(segments: readonly PlacedSegment[], totalSamples:
   const tmp = join(dirname(outPath), `.${randomUUID()}.tmp`);
   const fd = openSync(tmp, 'w');
   try {
-    writeSync(fd, pcmWavHeader(totalSamples));
+    writeSync(fd, encodeWavHeader(totalSamples * 2, SYNTH_SAMPLE_RATE));
     const active: Array<{ start: number; pcm: Int16Array }> = [];
     let nextSegment = 0;
     const sum = new Int32Array(BLOCK);
     const out = new Int16Array(BLOCK);
+    const bytes = new Uint8Array(BLOCK * 2);
     for (let blockStart = 0, blocks = 0; blockStart < totalSamples; blockStart += BLOCK, blocks++) {
       if (signal?.aborted) throw new AbortError();
       const length = Math.min(BLOCK, totalSamples - blockStart);
@@ -72,7 +55,8 @@ export async function mixTrack(segments: readonly PlacedSegment[], totalSamples:
         for (let t = from; t < to; t++) sum[t - blockStart] = (sum[t - blockStart] ?? 0) + (seg.pcm[t - seg.start] ?? 0);
       }
       for (let i = 0; i < length; i++) out[i] = Math.max(-32768, Math.min(32767, sum[i] ?? 0));
-      writeSync(fd, new Uint8Array(out.buffer, 0, length * 2));
+      writeS16le(out.subarray(0, length), bytes);
+      writeSync(fd, bytes, 0, length * 2);
       for (let i = active.length - 1; i >= 0; i--) {
         const seg = active[i];
         if (seg && seg.start + seg.pcm.length <= blockEnd) active.splice(i, 1);

@@ -1,6 +1,7 @@
 /** Shared setup of the dubbing e2e tests: env for the area, tone synthesizer, WAV reading, job requests. */
 import { readFileSync } from 'node:fs';
 import { vi } from 'vitest';
+import { parseWavHeader, WAVE_FORMAT_PCM } from '../../../src/audio/wav.js';
 import type { DubbingJobRequest, DubbingSegment } from '../../../src/protocol/dubbing.js';
 import type { Synthesizer } from '../../../src/server/speech/synth/synthesizer.js';
 
@@ -24,7 +25,7 @@ export const toneSynthesizer: Synthesizer = {
   },
 };
 
-/** A parsed mono 16-bit PCM WAV file. */
+/** A parsed 16-bit PCM WAV file. */
 export interface Wav {
   sampleRate: number;
   channels: number;
@@ -32,26 +33,14 @@ export interface Wav {
   samples: Int16Array;
 }
 
-/** Reads a canonical PCM WAV file, checking its RIFF structure. */
+/** Reads a PCM WAV file, checking that its RIFF and data sizes match the file. */
 export function readWav(path: string): Wav {
-  const b = readFileSync(path);
-  if (b.toString('ascii', 0, 4) !== 'RIFF' || b.toString('ascii', 8, 12) !== 'WAVE') throw new Error('not RIFF/WAVE');
-  if (b.readUInt32LE(4) !== b.length - 8) throw new Error('RIFF size does not match the file');
-  let at = 12;
-  let fmt: Omit<Wav, 'samples'> | undefined;
-  while (at + 8 <= b.length) {
-    const id = b.toString('ascii', at, at + 4);
-    const size = b.readUInt32LE(at + 4);
-    if (id === 'fmt ') fmt = { channels: b.readUInt16LE(at + 10), sampleRate: b.readUInt32LE(at + 12), bitsPerSample: b.readUInt16LE(at + 22) };
-    if (id === 'data') {
-      if (!fmt) throw new Error('data before fmt');
-      if (at + 8 + size !== b.length) throw new Error('data size does not match the file');
-      const copy = new Uint8Array(b.subarray(at + 8, at + 8 + size));
-      return { ...fmt, samples: new Int16Array(copy.buffer) };
-    }
-    at += 8 + size;
-  }
-  throw new Error('no data chunk');
+  const bytes = readFileSync(path);
+  const header = parseWavHeader(bytes);
+  if (bytes.readUInt32LE(4) !== bytes.length - 8) throw new Error('RIFF size does not match the file');
+  if (header.formatTag !== WAVE_FORMAT_PCM || header.dataOffset + (header.dataBytes ?? -1) !== bytes.length) throw new Error('not a complete PCM WAV file');
+  const copy = new Uint8Array(bytes.subarray(header.dataOffset));
+  return { sampleRate: header.sampleRate, channels: header.channels, bitsPerSample: header.bitsPerSample, samples: new Int16Array(copy.buffer) };
 }
 
 /** Three segments of two characters inside a 10 s video; the second line is too long for its slot. */
