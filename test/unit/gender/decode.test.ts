@@ -5,6 +5,7 @@ import { InvalidAudioError } from '../../../src/errors.js';
 import { analyzeVoice, speechProblem } from '../../../src/server/audio-analysis/analyze.js';
 import { decodeBase64Strict } from '../../../src/server/audio-analysis/base64.js';
 import { decodeAudio, sniffAudioFormat } from '../../../src/server/audio-analysis/decode.js';
+import { encodeMulaw } from '../../../src/audio/mulaw.js';
 import { classifyGender } from '../../../src/server/gender/classifier.js';
 import { syntheticVoice, toInt16 } from './synthetic-voice.js';
 import { wavBytes } from './wav-fixture.js';
@@ -88,6 +89,15 @@ describe('decodeAudio on WAV layouts', () => {
     for (const i of [100, 5000, 12_345]) expect(decoded.samples[i]).toBeCloseTo(voice[i] ?? 0, tolerance === 0.01 ? 1 : 3);
   });
 
+  it('reads G.711 mu-law WAV (format tag 7)', async () => {
+    const bytes = wavBytes([voice], { sampleRate: 16_000, bits: 8 });
+    new DataView(bytes.buffer).setUint16(20, 7, true);
+    bytes.set(encodeMulaw(toInt16(voice)), 44);
+    const decoded = await decodeAudio(bytes);
+    for (const i of [100, 5000, 12_345]) expect(decoded.samples[i]).toBeCloseTo(voice[i] ?? 0, 1);
+    expect(Math.abs(((await analyzeVoice(bytes)).medianF0Hz ?? 0) - 140)).toBeLessThan(3);
+  });
+
   it('mixes stereo to mono by averaging the channels', async () => {
     const left = new Float32Array(1600).fill(0.5);
     const right = new Float32Array(1600).fill(-0.25);
@@ -105,12 +115,13 @@ describe('decodeAudio on WAV layouts', () => {
 
 describe('decodeAudio refusals', () => {
   const wav = wavBytes([new Float32Array(1600)], { sampleRate: 16_000 });
-  const cases: Array<[string, Uint8Array, RegExp]> = [
+  const cases: Array<[string, Uint8Array, RegExp | string]> = [
     ['random bytes', new Uint8Array(Buffer.from('hello world, this is not audio at all')), /not a supported audio file/],
     ['an empty file', new Uint8Array(0), /not a supported audio file/],
-    ['a RIFF header only', wav.subarray(0, 12), /no fmt chunk/],
-    ['a truncated fmt chunk', wav.subarray(0, 24), /fmt chunk is truncated/],
-    ['a WAV without data chunk', wav.subarray(0, 36), /no data chunk/],
+    ['a RIFF header only', wav.subarray(0, 12), 'not a readable WAV file: truncated header'],
+    ['a truncated fmt chunk', wav.subarray(0, 24), 'not a readable WAV file: truncated header'],
+    ['a WAV without data chunk', wav.subarray(0, 36), 'not a readable WAV file: truncated header'],
+    ['a RIFF file of another form', new Uint8Array([...Buffer.from('RIFF'), 4, 0, 0, 0, ...Buffer.from('AVI ')]), /not a supported audio file/],
     ['an empty data chunk', wav.subarray(0, 44), /contains no audio samples/],
     ['an unknown Ogg codec', new Uint8Array([...Buffer.from('OggS'), ...new Uint8Array(22), 1, 30, ...Buffer.from('\x7fFLAC')]), /not a supported audio file/],
     ['a FLAC marker followed by garbage', new Uint8Array([...Buffer.from('fLaC'), ...new Uint8Array(200).fill(7)]), /could not decode the flac stream/],
