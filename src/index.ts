@@ -20,3 +20,5 @@ export { UsageMeter, printUsageTable, type UsageMeterOptions, type UsageSession 
 export type { VoicePrompt, VoiceUploadRequest, VoiceUpdateRequest, VoiceGender } from './protocol/voices.js';
 export type { GenderClassificationResponse } from './protocol/gender.js';
 export type { UsageByModelReport, UsageByModelItem, UsageDailyReport, UsageDailyItem, ConnectionCounts } from './protocol/usage.js';
+export { DubbingClient, DubbingJobFailedError, type DubbingProgress, type WaitForOptions, type DubbingAdvanceResult } from './client/dubbing.js';
+export type { DubbingJobRequest, DubbingJobStatus, DubbingJobStatusName, DubbingJobList, DubbingJobUpdate, RedubbingRequest, DubbingSegment } from './protocol/dubbing.js';

@@ -9,6 +9,9 @@ import { parseS3Uri } from '../../protocol/dubbing.js';
 import { probeVideo, type VideoProbe } from './probe.js';
 import type { DubbingSettings } from './settings.js';
 
+/** Most redirects followed when reading a source video. */
+const MAX_REDIRECTS = 5;
+
 /** The source video cannot be used; `message` is meant for the client (a 422 `value_error`). */
 export class SourceVideoError extends Error {
   override name = 'SourceVideoError';
@@ -53,15 +56,28 @@ export function sourceVideoUrl(path: string, settings: Pick<DubbingSettings, 's3
 }
 
 /** Reads bytes `[offset, offset + length)` of `url`; `undefined` when the server ignores the range. */
-async function readRange(url: URL, offset: number, length: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<{ bytes: Uint8Array; status: number; sizeBytes?: number } | undefined> {
+async function readRange(url: URL, offset: number, length: number, settings: DubbingSettings, signal: AbortSignal | undefined): Promise<{ bytes: Uint8Array; status: number; sizeBytes?: number } | undefined> {
+  const { sourceTimeoutMs: timeoutMs, allowInsecureSources } = settings;
   const timeout = AbortSignal.timeout(timeoutMs);
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-  let res: Response;
-  try {
-    res = await fetch(url, { headers: { range: `bytes=${offset}-${offset + length - 1}` }, signal: combined, redirect: 'follow' });
-  } catch (error) {
-    if (timeout.aborted) throw new SourceVideoError(`reading the source video timed out after ${timeoutMs} ms`);
-    throw new SourceVideoError(`the source video could not be read: ${(error as Error).message}`);
+  let res: Response | undefined;
+  // Redirects are followed by hand so that each hop is checked before anything connects to it.
+  for (let hops = 0, at = url; ; hops++) {
+    try {
+      res = await fetch(at, { headers: { range: `bytes=${offset}-${offset + length - 1}` }, signal: combined, redirect: 'manual' });
+    } catch (error) {
+      if (timeout.aborted) throw new SourceVideoError(`reading the source video timed out after ${timeoutMs} ms`);
+      throw new SourceVideoError(`the source video could not be read: ${(error as Error).message}`);
+    }
+    const location = res.headers.get('location');
+    if (res.status < 300 || res.status >= 400 || !location) break;
+    await res.body?.cancel();
+    if (hops >= MAX_REDIRECTS) throw new SourceVideoError(`the source video redirects more than ${MAX_REDIRECTS} times`);
+    try {
+      at = sourceVideoUrl(new URL(location, at).toString(), { s3Endpoint: undefined, allowInsecureSources });
+    } catch (error) {
+      throw new SourceVideoError(`the source video redirects to a refused location: ${(error as Error).message}`);
+    }
   }
   if (res.status === 404 || res.status === 403) {
     await res.body?.cancel();
@@ -103,10 +119,10 @@ async function readRange(url: URL, offset: number, length: number, timeoutMs: nu
 /** Reads the head of the source video and recognises its container; throws {@link SourceVideoError} when it is not a video. */
 export async function inspectSourceVideo(path: string, settings: DubbingSettings, signal?: AbortSignal): Promise<SourceVideoInfo> {
   const url = sourceVideoUrl(path, settings);
-  const head = await readRange(url, 0, settings.sourceHeadBytes, settings.sourceTimeoutMs, signal);
+  const head = await readRange(url, 0, settings.sourceHeadBytes, settings, signal);
   if (!head || head.bytes.length === 0) throw new SourceVideoError('the source video is empty');
   const ranged = head.status === 206;
-  const probe = await probeVideo(head.bytes, ranged ? async (offset, length) => (await readRange(url, offset, length, settings.sourceTimeoutMs, signal))?.bytes : undefined);
+  const probe = await probeVideo(head.bytes, ranged ? async (offset, length) => (await readRange(url, offset, length, settings, signal))?.bytes : undefined);
   if (!probe) {
     throw new SourceVideoError('the source video is not a recognised video container (expected MP4/MOV, Matroska/WebM, MPEG-TS or AVI)');
   }

@@ -44,7 +44,7 @@ describe('dubbing API: every endpoint, every 422', () => {
       '/v/ep.avi': aviHead(250),
       '/v/not-video.txt': Buffer.from('hello, this is plainly text and not a video container at all'),
       '/v/empty.mp4': Buffer.alloc(0),
-    });
+    }, { '/r/ok.mp4': '/v/ep.mp4', '/r/away.mp4': 'http://192.0.2.1/ep.mp4', '/r/loop.mp4': '/r/loop.mp4' });
     video = `${media.url}/v/ep.mp4`;
     minimal = { sourceLocale: 'en-US', targetLocale: 'es-ES', sourceVideoPath: video };
     stubDubbingEnv(media.url, 0);
@@ -77,8 +77,8 @@ describe('dubbing API: every endpoint, every 422', () => {
   });
 
   it('creates jobs from the minimal request and accepts every recognised container', async () => {
-    for (const path of ['ep.mp4', 'ep.mov', 'ep.webm', 'ep.ts', 'ep.avi']) {
-      const created = await client.create({ ...minimal, sourceVideoPath: `${media.url}/v/${path}` });
+    for (const path of ['v/ep.mp4', 'v/ep.mov', 'v/ep.webm', 'v/ep.ts', 'v/ep.avi', 'r/ok.mp4']) {
+      const created = await client.create({ ...minimal, sourceVideoPath: `${media.url}/${path}` });
       expect(created.requestId).toMatch(/^[0-9a-f-]{36}$/);
       const job = await client.get(created.requestId);
       expect(job).toMatchObject({ requestId: created.requestId, metadata: {}, additionalProducts: [] });
@@ -133,6 +133,8 @@ describe('dubbing API: every endpoint, every 422', () => {
       ['s3://bucket-ok/a/../ep.mp4', /must not contain/],
       ['s3://v/ep.mp4', /not a valid S3 bucket name/],
       ['s3://vvv/ep.mp4', /not found/],
+      [`${media.url}/r/away.mp4`, /redirects to a refused location: sourceVideoPath must use https:\/\//],
+      [`${media.url}/r/loop.mp4`, /redirects more than 5 times/],
     ];
     for (const [sourceVideoPath, msg] of cases) {
       const detail = await rejects({ ...minimal, sourceVideoPath });

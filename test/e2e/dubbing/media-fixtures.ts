@@ -79,11 +79,17 @@ export interface MediaServer {
   close(): Promise<void>;
 }
 
-/** Starts a {@link MediaServer}. */
-export async function startMediaServer(files: Record<string, Buffer>): Promise<MediaServer> {
+/** Starts a {@link MediaServer}; paths in `redirects` answer 302 to the given location. */
+export async function startMediaServer(files: Record<string, Buffer>, redirects: Record<string, string> = {}): Promise<MediaServer> {
   const ranges: string[] = [];
   const server: Server = createServer((req, res) => {
-    const file = files[decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)];
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const location = redirects[path];
+    if (location) {
+      res.writeHead(302, { location }).end();
+      return;
+    }
+    const file = files[path];
     if (!file) {
       res.writeHead(404).end('not found');
       return;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DubbingClient, DubbingJobFailedError } from '../../../src/client/dubbing.js';
 import type { DubbingJobStatusName } from '../../../src/protocol/dubbing.js';
 import type { RunningServer } from '../../../src/server/app.js';
-import { advanceDubbingJob } from '../../../src/server/dubbing/admin.js';
+import { advanceDubbingJob, dubbingJobsAwaitingReview } from '../../../src/server/dubbing/admin.js';
 import { localS3Path } from '../../../src/server/dubbing/export-store.js';
 import { startTestServer, TEST_API_KEY } from '../../helpers/server.js';
 import { automatedJob, readWav, SEGMENTS, stubDubbingEnv, toneSynthesizer } from './harness.js';
@@ -123,6 +123,7 @@ describe('dubbing workflow (AUTOMATED and MANAGED) over HTTP', () => {
       await client.waitFor(requestId, { until: status, pollIntervalMs: 5 });
     };
     await parked('READY_FOR_QC');
+    expect(dubbingJobsAwaitingReview(server.context.db)).toContainEqual({ requestId, accountId: 'dev', workflowType: 'MANAGED', status: 'READY_FOR_QC' });
     await expect(client.advance(requestId)).resolves.toEqual({ requestId, status: 'READY_FOR_QC', decision: 'approve', next: 'QC_IN_REVIEW' });
     await parked('QC_IN_REVIEW');
     await expect(client.advance(requestId, 'reject')).resolves.toMatchObject({ next: 'ADAPTGEN_QC_FIX' });
