@@ -14,7 +14,8 @@
  *
  * Errors are FastAPI-shaped: 422 `{detail: [{loc, msg, type}]}` (`loc` starts with `body`, `query` or `path`),
  * otherwise `{detail: "message"}` with 401 (missing/unknown key), 403 (dubbing not enabled), 404 (unknown job,
- * or another account's), 409 (job state forbids the operation). See settings.ts for the environment variables.
+ * or another account's; `{detail: "Not Found"}` for unknown paths under /dubbing), 409 (job state forbids the
+ * operation). See settings.ts for the environment variables and docs/dubbing.md for the whole area.
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -111,8 +112,9 @@ export function registerDubbing(app: FastifyInstance, ctx: ServerContext): void 
       log.error({ err: error }, 'dubbing request failed');
       return reply.code(500).send({ detail: 'Internal Server Error' });
     });
+    scope.setNotFoundHandler((_req, reply) => reply.code(404).send({ detail: 'Not Found' }));
 
-    scope.post('/dubbing/job', async (req, reply) => {
+    scope.post('/job', async (req, reply) => {
       const request = parseOr422(dubbingJobRequestSchema, req.body, ['body'], reply);
       if (!request) return reply;
       let source;
@@ -147,12 +149,12 @@ export function registerDubbing(app: FastifyInstance, ctx: ServerContext): void 
       return { requestId } satisfies DubbingJobCreated;
     });
 
-    scope.get('/dubbing/job/:request_id', async (req: IdRequest, reply) => {
+    scope.get('/job/:request_id', async (req: IdRequest, reply) => {
       const job = jobOf(req, reply);
       return job ? store.statusRecord(job) : reply;
     });
 
-    scope.put('/dubbing/job/:request_id', async (req: IdRequest, reply) => {
+    scope.put('/job/:request_id', async (req: IdRequest, reply) => {
       const update = parseOr422(dubbingJobUpdateSchema, req.body, ['body'], reply);
       if (!update) return reply;
       const job = jobOf(req, reply);
@@ -161,7 +163,7 @@ export function registerDubbing(app: FastifyInstance, ctx: ServerContext): void 
       return store.statusRecord(store.get(job.requestId) ?? job);
     });
 
-    scope.patch('/dubbing/job/:request_id', async (req: IdRequest, reply) => {
+    scope.patch('/job/:request_id', async (req: IdRequest, reply) => {
       const feedback = parseOr422(redubbingRequestSchema, req.body, ['body'], reply);
       if (!feedback) return reply;
       const job = jobOf(req, reply);
@@ -189,14 +191,14 @@ export function registerDubbing(app: FastifyInstance, ctx: ServerContext): void 
       return { requestId: job.requestId } satisfies RedubbingSubmitted;
     });
 
-    scope.delete('/dubbing/job/:request_id', async (req: IdRequest, reply) => {
+    scope.delete('/job/:request_id', async (req: IdRequest, reply) => {
       const job = jobOf(req, reply);
       if (!job) return reply;
       if (!job.cancelled) store.cancel(job.requestId);
       return store.statusRecord(store.get(job.requestId) ?? job);
     });
 
-    scope.post('/dubbing/job/:request_id/sources', async (req: IdRequest, reply) => {
+    scope.post('/job/:request_id/sources', async (req: IdRequest, reply) => {
       const source = parseOr422(additionalSourceSchema, req.body, ['body'], reply);
       if (!source) return reply;
       const job = jobOf(req, reply);
@@ -205,7 +207,7 @@ export function registerDubbing(app: FastifyInstance, ctx: ServerContext): void 
       return store.statusRecord(job);
     });
 
-    scope.get('/dubbing/jobs', async (req: FastifyRequest<{ Querystring: { next_token?: string; limit?: string } }>, reply) => {
+    scope.get('/jobs', async (req: FastifyRequest<{ Querystring: { next_token?: string; limit?: string } }>, reply) => {
       let before: number | undefined;
       if (req.query.next_token !== undefined) {
         before = decodePageToken(req.query.next_token);
@@ -228,7 +230,7 @@ export function registerDubbing(app: FastifyInstance, ctx: ServerContext): void 
       return body;
     });
 
-    scope.post('/dubbing/admin/job/:request_id/advance', async (req: IdRequest, reply) => {
+    scope.post('/admin/job/:request_id/advance', async (req: IdRequest, reply) => {
       const body = parseOr422(dubbingAdvanceSchema, req.body ?? {}, ['body'], reply);
       if (!body) return reply;
       try {
@@ -240,5 +242,5 @@ export function registerDubbing(app: FastifyInstance, ctx: ServerContext): void 
         throw error;
       }
     });
-  });
+  }, { prefix: '/dubbing' });
 }

@@ -250,6 +250,7 @@ describe('dubbing API: every endpoint, every 422', () => {
       expect(await call(method, path, body), `${method} ${path}`).toEqual({ status: 404, body: { detail: 'Dubbing job nope not found' } });
     }
     await expect(client.get('nope')).rejects.toMatchObject({ code: 'not_found', status: 404 });
+    expect(await call('GET', '/dubbing/no-such-thing')).toEqual({ status: 404, body: { detail: 'Not Found' } });
   });
 
   it('updates needByDate and metadata (PUT), validating both', async () => {
