@@ -1,0 +1,119 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { SessionPool, type SessionPoolOptions } from '../../../src/client/pool.js';
+import type { SpeechSession } from '../../../src/client/speech-session.js';
+import { VoxpipeError } from '../../../src/errors.js';
+import { startFakeServer, type FakeServer } from './fake-speech-server.js';
+
+let server: FakeServer | undefined;
+let pool: SessionPool | undefined;
+
+async function setup(options: Partial<SessionPoolOptions> = {}): Promise<{ server: FakeServer; pool: SessionPool }> {
+  server = await startFakeServer();
+  pool = await SessionPool.create({ baseUrl: server.url, config: { model: 'dd-etts-3.3' }, healthCheckIntervalMs: 0, ...options });
+  return { server, pool };
+}
+
+async function speakOnce(session: SpeechSession): Promise<string | undefined> {
+  const turn = session.turn();
+  turn.write('hi');
+  turn.end();
+  for await (const _ of turn.audio());
+  return session.connectionId;
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    return error instanceof VoxpipeError ? error.code : `untyped: ${String(error)}`;
+  }
+  return 'resolved';
+}
+
+afterEach(async () => {
+  await pool?.close();
+  await server?.close();
+  pool = undefined;
+  server = undefined;
+});
+
+describe('SessionPool', () => {
+  it('pre-warms minSize configured sessions and reuses them without a new handshake', async () => {
+    const { server: s, pool: p } = await setup({ minSize: 2, maxSize: 3 });
+    expect(s.connections).toBe(2);
+    expect(s.received.filter((m) => m.action === 'stream-config')).toHaveLength(2);
+    const ids = [];
+    for (let i = 0; i < 4; i++) ids.push(await p.withSession(speakOnce));
+    expect(s.connections).toBe(2);
+    expect(new Set(ids).size).toBe(1);
+  });
+
+  it('grows to maxSize under load, then makes callers wait, and fails a long wait with pool_exhausted', async () => {
+    const { server: s, pool: p } = await setup({ minSize: 0, maxSize: 2, acquireTimeoutMs: 50 });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const holders = [p.withSession(() => gate), p.withSession(() => gate)];
+    expect(await codeOf(p.withSession(() => 1))).toBe('pool_exhausted');
+    release();
+    await Promise.all(holders);
+    expect(s.connections).toBe(2);
+    expect(await p.withSession(() => 'ok')).toBe('ok');
+    expect(s.connections).toBe(2);
+  });
+
+  it('replaces a session whose socket was killed', async () => {
+    const { server: s, pool: p } = await setup({ minSize: 1, maxSize: 1, reconnect: false });
+    const first = await p.withSession(speakOnce);
+    const replaced = new Promise((r) => p.once('created', r));
+    for (const ws of s.sockets) ws.terminate();
+    await replaced;
+    const second = await p.withSession(speakOnce);
+    expect(second).not.toBe(first);
+    expect(s.connections).toBe(2);
+  });
+
+  it('replaces a session returned with a turn still running', async () => {
+    const { server: s, pool: p } = await setup({ minSize: 1, maxSize: 1 });
+    const removed: string[] = [];
+    p.on('removed', (_s, reason) => removed.push(reason));
+    await p.withSession((session) => {
+      session.turn().write('left running');
+    });
+    expect(removed).toEqual(['busy']);
+    expect(await p.withSession(speakOnce)).toBe('conn-2');
+    expect(s.connections).toBe(2);
+  });
+
+  it('health-checks idle sessions by ping and evicts idle ones above minSize', async () => {
+    const { server: s, pool: p } = await setup({ minSize: 1, maxSize: 3, idleTimeoutMs: 1, healthCheckIntervalMs: 20 });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const holders = [p.withSession(() => gate), p.withSession(() => gate), p.withSession(() => gate)];
+    await new Promise((r) => setTimeout(r, 10));
+    expect(p.size).toBe(3);
+    release();
+    await Promise.all(holders);
+    const removed = new Promise<void>((resolve) => p.on('removed', () => p.size === 1 && resolve()));
+    await removed;
+    expect(p.size).toBe(1);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(s.received.filter((m) => m.action === 'ping').length).toBeGreaterThan(3);
+  });
+
+  it('rejects waiters and new callers with pool_closed once closed', async () => {
+    const { pool: p } = await setup({ minSize: 1, maxSize: 1 });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const holder = p.withSession(() => gate);
+    const waiter = p.withSession(() => 1);
+    await p.close();
+    release();
+    expect(await codeOf(waiter)).toBe('pool_closed');
+    expect(await codeOf(p.withSession(() => 1))).toBe('pool_closed');
+    await holder;
+  });
+
+  it('refuses nonsense sizes', async () => {
+    expect(await codeOf(SessionPool.create({ baseUrl: 'ws://127.0.0.1:1', config: { model: 'm' }, minSize: 3, maxSize: 2 }))).toBe('invalid_argument');
+  });
+});
