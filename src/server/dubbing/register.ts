@@ -48,6 +48,9 @@ import { isGated } from './workflow.js';
 
 type IdRequest = FastifyRequest<{ Params: { request_id: string } }>;
 
+/** Longest dubbed track the reference service produces: 6 hours (a 2 GB WAV). */
+export const MAX_TRACK_MS = 6 * 3_600_000;
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** The account of the request's API key (set by the dubbing area's auth hook). */
@@ -125,12 +128,15 @@ export function registerDubbing(app: FastifyInstance, ctx: ServerContext): void 
         throw error;
       }
       const durationMs = source.durationMs;
-      if (durationMs !== undefined) {
-        const late = (request.segments ?? []).findIndex((s) => s.timestampEnd > durationMs);
-        const segment = request.segments?.[late];
-        if (segment) {
-          return reply.code(422).send(valueErrorBody(['body', 'segments', late, 'timestampEnd'], `segment ends at ${segment.timestampEnd} ms, after the end of the source video (${durationMs} ms)`));
-        }
+      if (durationMs !== undefined && durationMs > MAX_TRACK_MS) {
+        return reply.code(422).send(valueErrorBody(['body', 'sourceVideoPath'], `the source video lasts ${durationMs} ms, more than the ${MAX_TRACK_MS} ms the reference service dubs`));
+      }
+      const limit = durationMs ?? MAX_TRACK_MS;
+      const late = (request.segments ?? []).findIndex((s) => s.timestampEnd > limit);
+      const segment = request.segments?.[late];
+      if (segment) {
+        const why = durationMs === undefined ? `more than the ${MAX_TRACK_MS} ms the reference service dubs` : `after the end of the source video (${durationMs} ms)`;
+        return reply.code(422).send(valueErrorBody(['body', 'segments', late, 'timestampEnd'], `segment ends at ${segment.timestampEnd} ms, ${why}`));
       }
       const requestId = randomUUID();
       const exportPath = audioExportPath(request.exportPath ?? `s3://voxpipe-dubbing/${requestId}/dubbed.${request.targetLocale}.wav`);

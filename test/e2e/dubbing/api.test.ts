@@ -44,6 +44,7 @@ describe('dubbing API: every endpoint, every 422', () => {
       '/v/ep.avi': aviHead(250),
       '/v/not-video.txt': Buffer.from('hello, this is plainly text and not a video container at all'),
       '/v/empty.mp4': Buffer.alloc(0),
+      '/v/long.mp4': mp4File(7 * 3_600_000),
     }, { '/r/ok.mp4': '/v/ep.mp4', '/r/away.mp4': 'http://192.0.2.1/ep.mp4', '/r/loop.mp4': '/r/loop.mp4' });
     video = `${media.url}/v/ep.mp4`;
     minimal = { sourceLocale: 'en-US', targetLocale: 'es-ES', sourceVideoPath: video };
@@ -197,6 +198,10 @@ describe('dubbing API: every endpoint, every 422', () => {
     expect((await rejects({ ...minimal, sourceVideoPath: `${media.url}/v/ep.webm`, segments: [{ ...seg, timestampEnd: 12_600 }] }))[0]?.msg).toMatch(/source video \(12500 ms\)/);
     expect((await rejects({ ...minimal, sourceVideoPath: `${media.url}/v/ep.avi`, segments: [{ ...seg, timestampEnd: 10_001 }] }))[0]?.msg).toMatch(/source video \(10000 ms\)/);
     await expect(client.create({ ...minimal, sourceVideoPath: `${media.url}/v/ep.ts`, segments: [{ ...seg, timestampEnd: 3_600_000 }] })).resolves.toHaveProperty('requestId');
+    expect(await rejects({ ...minimal, sourceVideoPath: `${media.url}/v/ep.ts`, segments: [{ ...seg, timestampEnd: 21_600_001 }] })).toEqual([
+      { loc: ['body', 'segments', 0, 'timestampEnd'], msg: 'Value error, segment ends at 21600001 ms, more than the 21600000 ms the reference service dubs', type: 'value_error' },
+    ]);
+    expect((await rejects({ ...minimal, sourceVideoPath: `${media.url}/v/long.mp4` }))[0]?.msg).toMatch(/lasts 25200000 ms, more than the 21600000 ms/);
   });
 
   it('validates additional sources and products', async () => {
