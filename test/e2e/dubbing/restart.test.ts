@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,6 +82,50 @@ describe('dubbing jobs survive a server restart mid-workflow', () => {
       expect(listed.items.map((j) => j.requestId)).toEqual([requestId]);
     } finally {
       await second.close();
+    }
+  });
+
+  it('survives the server process being killed (SIGKILL) mid-workflow', async () => {
+    const crashDir = mkdtempSync(join(tmpdir(), 'voxpipe-dubbing-crash-'));
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--data', crashDir, '--api-key', TEST_API_KEY, '--engine', 'builtin', '--log-level', 'warn'],
+      {
+        cwd: new URL('../../../', import.meta.url).pathname,
+        env: { ...process.env, VOXPIPE_DUBBING_STEP_MS: '150', VOXPIPE_ALLOW_INSECURE_SOURCES: '1', VOXPIPE_S3_ENDPOINT: media.url },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          const m = /listening on (\S+)/.exec(out);
+          if (m?.[1]) resolve(m[1]);
+        });
+        child.once('exit', (code) => reject(new Error(`server exited early (${code})`)));
+      });
+      const client1 = new DubbingClient({ baseUrl: url, apiKey: TEST_API_KEY });
+      const { requestId } = await client1.create(automatedJob(`${media.url}/v/ep.mp4`, 'crash'));
+      const before = await client1.waitFor(requestId, { until: ['CASTING', 'ADAPTGEN_START', 'ADAPTGEN_MIDWAY', 'READY_FOR_MIXING'], pollIntervalMs: 5 });
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+
+      stubDubbingEnv(media.url, 0);
+      const server = await startTestServer({ dataDir: crashDir });
+      try {
+        const done = await new DubbingClient({ baseUrl: server.url, apiKey: TEST_API_KEY }).waitFor(requestId, { pollIntervalMs: 5, timeoutMs: 20_000 });
+        expect(done.status).toBe('DELIVERED_TO_CLIENT');
+        expect(done.detailedTrace.startsWith(before.detailedTrace)).toBe(true); // nothing committed before the crash was lost
+        expect(readWav(localS3Path(crashDir, done.exportPath)).samples.length).toBe(10_000 * 48);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(crashDir, { recursive: true, force: true });
     }
   });
 });
