@@ -53,6 +53,7 @@ describe('dubbing API: every endpoint, every 422', () => {
     client = new DubbingClient({ baseUrl: server.url, apiKey: TEST_API_KEY });
   });
   afterAll(async () => {
+    vi.unstubAllEnvs();
     await server.close();
     await media.close();
   });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { validator as srtValidator } from 'srt-validator';
 import { WebVTTParser } from 'webvtt-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DubbingClient } from '../../../src/client/dubbing.js';
 import { DUBBING_TERMINAL_STATUSES } from '../../../src/protocol/dubbing.js';
 import type { Synthesizer } from '../../../src/server/speech/synth/synthesizer.js';
@@ -41,6 +41,7 @@ describe('dubbing jobs survive a server restart mid-workflow', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'voxpipe-dubbing-restart-'));
   });
   afterAll(async () => {
+    vi.unstubAllEnvs();
     await media.close();
     rmSync(dataDir, { recursive: true, force: true });
   });

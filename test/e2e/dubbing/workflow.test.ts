@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { validator as srtValidator } from 'srt-validator';
 import { WebVTTParser } from 'webvtt-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DubbingClient, DubbingJobFailedError } from '../../../src/client/dubbing.js';
 import type { DubbingJobStatusName } from '../../../src/protocol/dubbing.js';
 import type { RunningServer } from '../../../src/server/app.js';
@@ -31,6 +31,7 @@ describe('dubbing workflow (AUTOMATED and MANAGED) over HTTP', () => {
     client = new DubbingClient({ baseUrl: server.url, apiKey: TEST_API_KEY });
   });
   afterAll(async () => {
+    vi.unstubAllEnvs();
     await server.close();
     await media.close();
   });
