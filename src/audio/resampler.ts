@@ -9,7 +9,7 @@ import { InvalidArgumentError } from '../errors.js';
 import { PolyphaseStage } from './polyphase.js';
 
 /** Stop-band attenuation the filters are designed for, in dB. */
-export const RESAMPLER_ATTENUATION_DB = 80;
+export const RESAMPLER_ATTENUATION_DB = 75;
 /** Pass-band edge as a fraction of the lower rate's Nyquist frequency. */
 export const RESAMPLER_PASSBAND = 0.85;
 

@@ -4,6 +4,7 @@
  * unknown chunks skipped, a streaming data size of 0 or 0xFFFFFFFF meaning "to the end").
  */
 import { InvalidAudioError } from '../errors.js';
+import { LITTLE_ENDIAN } from './endian.js';
 
 /** `wFormatTag` of integer PCM. */
 export const WAVE_FORMAT_PCM = 1;
@@ -102,8 +103,6 @@ export function encodeWav(pcm: Int16Array, sampleRate: number, channels = 1, opt
   writeS16le(pcm, out, header.length);
   return out;
 }
-
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** Copies `pcm` into `out` at `offset` as little-endian 16-bit samples. */
 export function writeS16le(pcm: Int16Array, out: Uint8Array, offset = 0): void {
