@@ -110,6 +110,7 @@ describe('dubbing jobs survive a server restart mid-workflow', () => {
       const client1 = new DubbingClient({ baseUrl: url, apiKey: TEST_API_KEY });
       const { requestId } = await client1.create(automatedJob(`${media.url}/v/ep.mp4`, 'crash'));
       const before = await client1.waitFor(requestId, { until: ['CASTING', 'ADAPTGEN_START', 'ADAPTGEN_MIDWAY', 'READY_FOR_MIXING'], pollIntervalMs: 5 });
+      expect(DUBBING_TERMINAL_STATUSES).not.toContain(before.status);
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGKILL');
       await exited;
