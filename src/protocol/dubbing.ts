@@ -193,16 +193,25 @@ export const s3PathSchema = z.string().check((ctx) => {
   if ('error' in parsed) valueError(ctx, parsed.error);
 });
 
-/** ISO 8601 date-time with a time zone, e.g. `2024-07-01T12:00:00Z`. */
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
+/** ISO 8601 date-time as pydantic reads it: a date, optionally a time, optionally a zone (`2024-07-01T12:00:00Z`). */
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:[Zz]|[+-](\d{2}):?(\d{2}))?)?$/;
+
+/** Whether `value` is a real calendar date-time in the {@link DATE_TIME} form (no 30 February, no hour 25). */
+function isDateTime(value: string): boolean {
+  const m = DATE_TIME.exec(value);
+  if (!m) return false;
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, zoneHour = 0, zoneMinute = 0] = m.slice(1).map((v) => (v === undefined ? 0 : Number(v)));
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour < 24 && minute < 60 && second < 60 && zoneHour < 24 && zoneMinute < 60;
+}
 
 /** A `format: date-time` field (kept as sent). */
 export const dateTimeSchema = z.string().check((ctx) => {
-  if (!DATE_TIME.test(ctx.value) || Number.isNaN(Date.parse(ctx.value))) {
+  if (!isDateTime(ctx.value)) {
     ctx.issues.push({
       code: 'custom',
       input: ctx.value,
-      message: 'Input should be a valid datetime, expected an ISO 8601 date-time with a time zone such as 2024-07-01T12:00:00Z',
+      message: 'Input should be a valid datetime, expected an ISO 8601 date-time such as 2024-07-01T12:00:00Z',
       params: { type: 'datetime_from_date_parsing', raw: true },
     });
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dubbingJobRequestSchema, parseS3Uri, resolveLocale } from '../../../src/protocol/dubbing.js';
+import { dateTimeSchema, dubbingJobRequestSchema, parseS3Uri, resolveLocale } from '../../../src/protocol/dubbing.js';
 import { validationBody } from '../../../src/server/dubbing/fastapi-errors.js';
 import { decodePageToken, encodePageToken } from '../../../src/server/dubbing/page-token.js';
 import { localS3Path } from '../../../src/server/dubbing/export-store.js';
@@ -31,6 +31,15 @@ describe('dubbing validation pieces', () => {
       { loc: ['body', 'segments', 0, 'timestampStart'], msg: 'Input should be a valid integer, got a number with a fractional part', type: 'int_from_float' },
       { loc: ['body', 'segments', 0, 'timestampEnd'], msg: 'Field required', type: 'missing' },
     ]);
+  });
+
+  it('reads date-times as pydantic does: date, optional time and zone, real calendar values only', () => {
+    for (const ok of ['2024-07-01T12:00:00Z', '2024-07-01', '2024-07-01T12:00', '2024-07-01 12:00:00.123456+05:30', '2024-02-29T23:59:59-0800']) {
+      expect(dateTimeSchema.safeParse(ok).success, ok).toBe(true);
+    }
+    for (const bad of ['2023-02-29', '2024-02-30', '2024-13-01', '2024-07-01T24:00:00Z', '2024-07-01T12:60', '2024-07-01T12:00:00+25:00', '01/07/2024', 'tomorrow', '']) {
+      expect(dateTimeSchema.safeParse(bad).success, bad).toBe(false);
+    }
   });
 
   it('round-trips page tokens and refuses foreign ones', () => {
