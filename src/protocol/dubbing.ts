@@ -143,7 +143,7 @@ const displayName = (names: Intl.DisplayNames, code: string): string | undefined
  * Resolves a BCP-47 tag to its canonical language[-script]-region form (`en-us` → `en-US`, `iw-IL` → `he-IL`),
  * or explains why it is not a real language-region locale (malformed, no region, unknown language or region).
  */
-export function resolveLocale(tag: string): { locale: string } | { error: string } {
+export function resolveLanguageRegion(tag: string): { locale: string } | { error: string } {
   let locale: Intl.Locale;
   try {
     const [canonical] = Intl.getCanonicalLocales(tag.trim());
@@ -161,7 +161,7 @@ export function resolveLocale(tag: string): { locale: string } | { error: string
 
 /** A locale field: a real BCP-47 language-region tag, output in canonical form. */
 const localeSchema = z.string().transform((value, ctx) => {
-  const resolved = resolveLocale(value);
+  const resolved = resolveLanguageRegion(value);
   if ('error' in resolved) {
     valueError({ issues: ctx.issues, value }, resolved.error);
     return z.NEVER;
@@ -188,7 +188,7 @@ export function parseS3Uri(value: string): { bucket: string; key: string } | { e
 }
 
 /** A string that must be an `s3://bucket/key` path. */
-export const s3PathSchema = z.string().check((ctx) => {
+export const dubbingS3PathSchema = z.string().check((ctx) => {
   const parsed = parseS3Uri(ctx.value);
   if ('error' in parsed) valueError(ctx, parsed.error);
 });
@@ -206,7 +206,7 @@ function isDateTime(value: string): boolean {
 }
 
 /** A `format: date-time` field (kept as sent). */
-export const dateTimeSchema = z.string().check((ctx) => {
+export const dubbingDateTimeSchema = z.string().check((ctx) => {
   if (!isDateTime(ctx.value)) {
     ctx.issues.push({
       code: 'custom',
@@ -221,7 +221,7 @@ export const dateTimeSchema = z.string().check((ctx) => {
 const millisSchema = z.int().min(0);
 
 /** Free-form string metadata. */
-export const metadataSchema = z.record(z.string(), z.string());
+export const dubbingMetadataSchema = z.record(z.string(), z.string());
 
 /** One segment to dub (`DubbingSegment`); `timestampStart < timestampEnd`. */
 export const dubbingSegmentSchema = z
@@ -243,18 +243,18 @@ export const dubbingSegmentSchema = z
 export type DubbingSegment = z.infer<typeof dubbingSegmentSchema>;
 
 /** An additional source asset (`DubbingSubmissionAdditionalSource`). */
-export const additionalSourceSchema = z.object({ source: z.enum(DUBBING_SOURCES), assetPath: s3PathSchema });
+export const dubbingAdditionalSourceSchema = z.object({ source: z.enum(DUBBING_SOURCES), assetPath: dubbingS3PathSchema });
 /** An additional source asset. */
-export type DubbingAdditionalSource = z.infer<typeof additionalSourceSchema>;
+export type DubbingAdditionalSource = z.infer<typeof dubbingAdditionalSourceSchema>;
 
 /** A deliverable product and its delivery state (`DubbingSubmissionAdditionalProduct`). */
-export const additionalProductSchema = z.object({
+export const dubbingAdditionalProductSchema = z.object({
   product: z.enum(DUBBING_PRODUCTS),
-  assetPath: s3PathSchema,
+  assetPath: dubbingS3PathSchema,
   state: z.enum(DUBBING_PRODUCT_STATES).optional(),
 });
 /** A deliverable product and its delivery state. */
-export type DubbingAdditionalProduct = z.infer<typeof additionalProductSchema>;
+export type DubbingAdditionalProduct = z.infer<typeof dubbingAdditionalProductSchema>;
 
 /** Flags two products that would be written to the same asset path. */
 function uniqueAssetPaths(ctx: { issues: z.core.$ZodRawIssue[]; value: unknown }, products: readonly DubbingAdditionalProduct[] | undefined, field: string): void {
@@ -279,26 +279,26 @@ export const dubbingJobRequestSchema = z
         if ('error' in parsed) valueError(ctx, parsed.error);
       }
     }),
-    exportPath: s3PathSchema.optional(),
+    exportPath: dubbingS3PathSchema.optional(),
     contentId: z.string().optional(),
     batchId: z.string().optional(),
     batchName: z.string().optional(),
     workflowType: z.enum(DUBBING_WORKFLOW_TYPES).default('AUTOMATED'),
     mixType: z.enum(DUBBING_MIX_TYPES).default('REPLACEMENT'),
-    sourceSpeechTrackPath: s3PathSchema.optional(),
-    sourceMAndETrackPath: s3PathSchema.optional(),
-    uncompressedAudioPath: s3PathSchema.optional(),
+    sourceSpeechTrackPath: dubbingS3PathSchema.optional(),
+    sourceMAndETrackPath: dubbingS3PathSchema.optional(),
+    uncompressedAudioPath: dubbingS3PathSchema.optional(),
     segments: z.array(dubbingSegmentSchema).optional(),
     titleName: z.string().optional(),
     genreName: z.string().optional(),
     maturityRating: z.string().optional(),
     contentType: z.string().optional(),
     priority: z.int().optional(),
-    needByDate: dateTimeSchema.optional(),
+    needByDate: dubbingDateTimeSchema.optional(),
     isVideoWaterMarked: z.boolean().default(false),
-    additionalSources: z.array(additionalSourceSchema).optional(),
-    additionalProducts: z.array(additionalProductSchema).optional(),
-    metadata: metadataSchema.optional(),
+    additionalSources: z.array(dubbingAdditionalSourceSchema).optional(),
+    additionalProducts: z.array(dubbingAdditionalProductSchema).optional(),
+    metadata: dubbingMetadataSchema.optional(),
   })
   .check((ctx) => {
     const v = ctx.value;
@@ -326,7 +326,7 @@ export interface DubbingJobCreated {
 }
 
 /** Body of `PUT /dubbing/job/{request_id}`: only the fields present change; `metadata` replaces the old map. */
-export const dubbingJobUpdateSchema = z.object({ needByDate: dateTimeSchema.optional(), metadata: metadataSchema.optional() });
+export const dubbingJobUpdateSchema = z.object({ needByDate: dubbingDateTimeSchema.optional(), metadata: dubbingMetadataSchema.optional() });
 /** Body of `PUT /dubbing/job/{request_id}`. */
 export type DubbingJobUpdate = z.infer<typeof dubbingJobUpdateSchema>;
 
@@ -339,7 +339,7 @@ export const redubbingIssueSchema = z
     severity: z.enum(ISSUE_SEVERITIES),
     label: z.enum(ISSUE_LABELS),
     details: z.string(),
-    timestamp: dateTimeSchema,
+    timestamp: dubbingDateTimeSchema,
     issueId: z.string().optional(),
   })
   .check((ctx) => {
@@ -354,10 +354,10 @@ export type RedubbingIssue = z.infer<typeof redubbingIssueSchema>;
 export const redubbingRequestSchema = z
   .object({
     generalFeedback: z.string(),
-    exportPath: s3PathSchema.optional(),
+    exportPath: dubbingS3PathSchema.optional(),
     issues: z.array(redubbingIssueSchema).default([]),
     revisionNumber: z.int().min(0).optional(),
-    additionalProducts: z.array(additionalProductSchema).optional(),
+    additionalProducts: z.array(dubbingAdditionalProductSchema).optional(),
   })
   .check((ctx) => uniqueAssetPaths(ctx, ctx.value.additionalProducts, 'additionalProducts'));
 /** A feedback submission as sent. */
@@ -402,6 +402,6 @@ export const dubbingAdvanceSchema = z.object({ decision: z.enum(['approve', 'rej
 export type DubbingReviewDecision = z.output<typeof dubbingAdvanceSchema>['decision'];
 
 /** A FastAPI 422 body (`HTTPValidationError`). */
-export interface HttpValidationErrorBody {
+export interface DubbingValidationErrorBody {
   detail: ValidationIssue[];
 }

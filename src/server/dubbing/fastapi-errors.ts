@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import type { ValidationIssue } from '../../errors.js';
-import type { HttpValidationErrorBody } from '../../protocol/dubbing.js';
+import type { DubbingValidationErrorBody } from '../../protocol/dubbing.js';
 
 /** pydantic's type and message for an unexpected JSON type, by zod's `expected`. */
 const TYPE_ERRORS: Record<string, { type: string; msg: string }> = {
@@ -57,11 +57,11 @@ export function toValidationIssue(issue: z.core.$ZodIssue, prefix: Array<string 
 }
 
 /** Builds the 422 body for a failed zod parse of a value found at `prefix` (e.g. `['body']`). */
-export function validationBody(error: z.ZodError, prefix: Array<string | number>): HttpValidationErrorBody {
+export function validationBody(error: z.ZodError, prefix: Array<string | number>): DubbingValidationErrorBody {
   return { detail: error.issues.map((issue) => toValidationIssue(issue, prefix)) };
 }
 
 /** A 422 body with one `value_error` item. */
-export function valueErrorBody(loc: Array<string | number>, message: string): HttpValidationErrorBody {
+export function valueErrorBody(loc: Array<string | number>, message: string): DubbingValidationErrorBody {
   return { detail: [{ loc, msg: `Value error, ${message}`, type: 'value_error' }] };
 }

@@ -22,7 +22,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { VoxpipeError } from '../../errors.js';
 import {
-  additionalSourceSchema,
+  dubbingAdditionalSourceSchema,
   DUBBING_DELIVERED_STATUSES,
   dubbingAdvanceSchema,
   dubbingJobRequestSchema,
@@ -30,7 +30,7 @@ import {
   redubbingRequestSchema,
   type DubbingJobCreated,
   type DubbingJobList,
-  type HttpValidationErrorBody,
+  type DubbingValidationErrorBody,
   type RedubbingSubmitted,
 } from '../../protocol/dubbing.js';
 import type { AccountConfig } from '../config.js';
@@ -107,9 +107,9 @@ export function registerDubbing(app: FastifyInstance, ctx: ServerContext): void 
     });
 
     scope.setErrorHandler((error: Error & { statusCode?: number; code?: string }, _req, reply) => {
-      if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return reply.code(422).send({ detail: [{ loc: ['body'], msg: 'Field required', type: 'missing' }] } satisfies HttpValidationErrorBody);
+      if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return reply.code(422).send({ detail: [{ loc: ['body'], msg: 'Field required', type: 'missing' }] } satisfies DubbingValidationErrorBody);
       if (error.statusCode === 400 && (error instanceof SyntaxError || error.code?.startsWith('FST_ERR_CTP'))) {
-        return reply.code(422).send({ detail: [{ loc: ['body', 0], msg: 'JSON decode error', type: 'json_invalid' }] } satisfies HttpValidationErrorBody);
+        return reply.code(422).send({ detail: [{ loc: ['body', 0], msg: 'JSON decode error', type: 'json_invalid' }] } satisfies DubbingValidationErrorBody);
       }
       if (error.statusCode !== undefined && error.statusCode < 500) return reply.code(error.statusCode).send({ detail: error.message });
       log.error({ err: error }, 'dubbing request failed');
@@ -205,7 +205,7 @@ export function registerDubbing(app: FastifyInstance, ctx: ServerContext): void 
     });
 
     scope.post('/job/:request_id/sources', async (req: IdRequest, reply) => {
-      const source = parseOr422(additionalSourceSchema, req.body, ['body'], reply);
+      const source = parseOr422(dubbingAdditionalSourceSchema, req.body, ['body'], reply);
       if (!source) return reply;
       const job = jobOf(req, reply);
       if (!job || refuseCancelled(job, reply)) return reply;
@@ -225,7 +225,7 @@ export function registerDubbing(app: FastifyInstance, ctx: ServerContext): void 
         if (!/^\d+$/.test(req.query.limit) || limit < 1 || limit > settings.maxPageSize) {
           return reply.code(422).send({
             detail: [{ loc: ['query', 'limit'], msg: `Input should be an integer from 1 to ${settings.maxPageSize}`, type: 'int_parsing' }],
-          } satisfies HttpValidationErrorBody);
+          } satisfies DubbingValidationErrorBody);
         }
       }
       const rows = store.list(req.dubbingAccount?.id ?? '', before, limit + 1);

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { dateTimeSchema, dubbingJobRequestSchema, parseS3Uri, resolveLocale } from '../../../src/protocol/dubbing.js';
+import { dubbingDateTimeSchema, dubbingJobRequestSchema, parseS3Uri, resolveLanguageRegion } from '../../../src/protocol/dubbing.js';
 import { validationBody } from '../../../src/server/dubbing/fastapi-errors.js';
 import { decodePageToken, encodePageToken } from '../../../src/server/dubbing/page-token.js';
 import { localS3Path } from '../../../src/server/dubbing/export-store.js';
 
 describe('dubbing validation pieces', () => {
   it('resolves locales to canonical language[-script]-region tags', () => {
-    expect(resolveLocale('en-us')).toEqual({ locale: 'en-US' });
-    expect(resolveLocale('iw-IL')).toEqual({ locale: 'he-IL' });
-    expect(resolveLocale('zh-hant-tw')).toEqual({ locale: 'zh-Hant-TW' });
-    expect(resolveLocale('es-419')).toEqual({ locale: 'es-419' });
-    expect(resolveLocale('pt-BR-u-ca-gregory')).toEqual({ locale: 'pt-BR' });
-    for (const bad of ['en', 'und-US', 'qaa-US', 'en-XX', 'en-AA', 'en_US', '']) expect(resolveLocale(bad)).toHaveProperty('error');
+    expect(resolveLanguageRegion('en-us')).toEqual({ locale: 'en-US' });
+    expect(resolveLanguageRegion('iw-IL')).toEqual({ locale: 'he-IL' });
+    expect(resolveLanguageRegion('zh-hant-tw')).toEqual({ locale: 'zh-Hant-TW' });
+    expect(resolveLanguageRegion('es-419')).toEqual({ locale: 'es-419' });
+    expect(resolveLanguageRegion('pt-BR-u-ca-gregory')).toEqual({ locale: 'pt-BR' });
+    for (const bad of ['en', 'und-US', 'qaa-US', 'en-XX', 'en-AA', 'en_US', '']) expect(resolveLanguageRegion(bad)).toHaveProperty('error');
   });
 
   it('splits s3 URIs and refuses keys that could escape the export root', () => {
@@ -35,10 +35,10 @@ describe('dubbing validation pieces', () => {
 
   it('reads date-times as pydantic does: date, optional time and zone, real calendar values only', () => {
     for (const ok of ['2024-07-01T12:00:00Z', '2024-07-01', '2024-07-01T12:00', '2024-07-01 12:00:00.123456+05:30', '2024-02-29T23:59:59-0800']) {
-      expect(dateTimeSchema.safeParse(ok).success, ok).toBe(true);
+      expect(dubbingDateTimeSchema.safeParse(ok).success, ok).toBe(true);
     }
     for (const bad of ['2023-02-29', '2024-02-30', '2024-13-01', '2024-07-01T24:00:00Z', '2024-07-01T12:60', '2024-07-01T12:00:00+25:00', '01/07/2024', 'tomorrow', '']) {
-      expect(dateTimeSchema.safeParse(bad).success, bad).toBe(false);
+      expect(dubbingDateTimeSchema.safeParse(bad).success, bad).toBe(false);
     }
   });
 
