@@ -258,10 +258,10 @@ export class SpeechSession extends EventEmitter<SpeechSessionEvents> {
     this.#ws?.terminate();
   }
 
-  async #connectLoop(initial: boolean): Promise<void> {
+  async #connectLoop(initial: boolean, cause?: Error): Promise<void> {
     const policy = this.#options.reconnect;
     const maxAttempts = policy === false ? (initial ? 1 : 0) : (policy?.maxAttempts ?? 5);
-    let lastError: unknown = new ConnectionError('connection_closed', 'the speech socket closed');
+    let lastError: unknown = cause;
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
       if (!initial || attempt > 0) {
         const delayMs = backoffMs(initial ? attempt - 1 : attempt, policy ? (policy.baseDelayMs ?? 250) : 250, policy ? (policy.maxDelayMs ?? 5000) : 5000);
@@ -432,7 +432,7 @@ export class SpeechSession extends EventEmitter<SpeechSessionEvents> {
     this.emit('disconnected', event);
     const error = new ConnectionError('connection_closed', `the speech socket closed mid-turn (code ${code}${reason ? `: ${reason}` : ''})`, { retryable: true });
     this.#current?.connectionLost(error, false);
-    this.#connectLoop(false).catch((cause: unknown) => {
+    this.#connectLoop(false, error).catch((cause: unknown) => {
       if (this.#state === 'closed') return;
       const fatal = cause instanceof VoxpipeError ? cause : new ConnectionError('connection_failed', 'reconnecting the speech session failed', { cause });
       this.#log.error({ code: fatal.code }, 'reconnect failed');

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionPool, type SessionPoolOptions } from '../../../src/client/pool.js';
 import type { SpeechSession } from '../../../src/client/speech-session.js';
-import { VoxpipeError } from '../../../src/errors.js';
+import { codeOf } from './test-utils.js';
 import { startFakeServer, type FakeServer } from './fake-speech-server.js';
 
 let server: FakeServer | undefined;
@@ -21,14 +21,6 @@ async function speakOnce(session: SpeechSession): Promise<string | undefined> {
   return session.connectionId;
 }
 
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    return error instanceof VoxpipeError ? error.code : `untyped: ${String(error)}`;
-  }
-  return 'resolved';
-}
 
 afterEach(async () => {
   await pool?.close();

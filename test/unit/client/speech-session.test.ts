@@ -4,6 +4,7 @@ import { SpeechSession, type SpeechSessionOptions } from '../../../src/client/sp
 import type { AudioChunk } from '../../../src/client/speech/audio-chunk.js';
 import { TURN_CHANNEL, type TurnMetrics } from '../../../src/client/speech/turn-metrics.js';
 import { VoxpipeError } from '../../../src/errors.js';
+import { collect, codeOf } from './test-utils.js';
 import { startFakeServer, type FakeServer, type FakeServerOptions } from './fake-speech-server.js';
 
 const KEY = 'dd-0123456789abcdef0123456789abcdef';
@@ -17,20 +18,7 @@ async function setup(serverOptions: FakeServerOptions = {}, options: Partial<Spe
   return { server, session };
 }
 
-async function collect(iterable: AsyncIterable<AudioChunk>): Promise<AudioChunk[]> {
-  const out: AudioChunk[] = [];
-  for await (const chunk of iterable) out.push(chunk);
-  return out;
-}
 
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    return error instanceof VoxpipeError ? error.code : `untyped: ${String(error)}`;
-  }
-  return 'resolved';
-}
 
 afterEach(async () => {
   for (const s of sessions.splice(0)) await s.close();
