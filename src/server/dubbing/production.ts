@@ -34,6 +34,8 @@ export interface ProducerDeps {
   synthesizer: Synthesizer;
   voices: readonly VoiceConfig[];
   store: DubbingStore;
+  /** Least time between two progress lines written while a step synthesizes, ms. */
+  progressIntervalMs: number;
 }
 
 const samplesOf = (ms: number): number => Math.round((ms * SYNTH_SAMPLE_RATE) / 1000);
@@ -153,9 +155,14 @@ export class DubbingProducer {
     let spedUp = 0;
     let trimmed = 0;
     let maxSpeedup = 1;
-    for (const { s, index } of chosen) {
+    let lastNote = Date.now();
+    for (const [position, { s, index }] of chosen.entries()) {
       const path = this.#segmentPath(job, index);
       if (existsSync(path)) continue;
+      if (Date.now() - lastNote >= this.#deps.progressIntervalMs) {
+        lastNote = Date.now();
+        this.#deps.store.note(job.requestId, job.status, `synthesizing segment ${position + 1} of ${chosen.length} in this step`);
+      }
       const slot = samplesOf(s.timestampEnd - s.timestampStart);
       const fitted = fitToSlot(await this.#speak(job, s.targetDialogue ?? '', s.characterId, slot * 4, signal), slot);
       writeFileAtomic(path, new Uint8Array(fitted.pcm.buffer, fitted.pcm.byteOffset, fitted.pcm.byteLength));

@@ -79,6 +79,7 @@ export function registerDubbing(app: FastifyInstance, ctx: ServerContext): void 
     dataDir: ctx.dataDir,
     voices: ctx.config.voices,
     store,
+    progressIntervalMs: settings.progressIntervalMs,
     get synthesizer() {
       return ctx.synthesizer; // read at use: the engine may be swapped on the context (tests use a tone engine)
     },

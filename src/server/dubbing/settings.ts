@@ -8,6 +8,7 @@
  * | `VOXPIPE_S3_ENDPOINT` | none | S3-compatible endpoint for `s3://` source videos (anonymous path-style GET `{endpoint}/{bucket}/{key}`). |
  * | `VOXPIPE_ALLOW_INSECURE_SOURCES` | off | `1` accepts `http://` source videos on loopback hosts (development and tests); otherwise only `https://`. |
  * | `VOXPIPE_SOURCE_TIMEOUT_MS` | 10000 | Timeout of each source-video read. |
+ * | `VOXPIPE_DUBBING_PROGRESS_MS` | 5000 | Least time between progress lines in the trace while a step synthesizes. |
  */
 
 /** Settings of the dubbing area. */
@@ -22,6 +23,8 @@ export interface DubbingSettings {
   allowInsecureSources: boolean;
   /** Timeout of each source-video read, ms. */
   sourceTimeoutMs: number;
+  /** Least time between progress lines while a step synthesizes, ms. */
+  progressIntervalMs: number;
   /** Bytes read from the head of a source video (`Range: bytes=0-N`). */
   sourceHeadBytes: number;
   /** How often the runner looks for runnable jobs changed by other processes (admin CLI), ms. */
@@ -44,6 +47,7 @@ export function dubbingSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Du
     s3Endpoint: env.VOXPIPE_S3_ENDPOINT || undefined,
     allowInsecureSources: env.VOXPIPE_ALLOW_INSECURE_SOURCES === '1',
     sourceTimeoutMs: nonNegative(env.VOXPIPE_SOURCE_TIMEOUT_MS, 10_000),
+    progressIntervalMs: nonNegative(env.VOXPIPE_DUBBING_PROGRESS_MS, 5000),
     sourceHeadBytes: 64 * 1024,
     sweepIntervalMs: 1000,
     pageSize: 25,

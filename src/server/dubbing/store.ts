@@ -200,6 +200,11 @@ export class DubbingStore {
     for (const line of lines) insert.run(requestId, at, status, line);
   }
 
+  /** Appends a progress line to a job's trace without touching its state (a step in progress reporting). */
+  note(requestId: string, status: DubbingJobStatusName, line: string): void {
+    this.#trace(requestId, status, [line]);
+  }
+
   /** Stores a new job with its products (all PENDING_DELIVERY) and sources. */
   create(job: NewJob): void {
     const now = new Date().toISOString();

@@ -48,12 +48,14 @@ describe('dubbing jobs survive a server restart mid-workflow', () => {
 
   it('is interrupted in the middle of synthesis, resumes on a new server over the same data dir, and completes', async () => {
     stubDubbingEnv(media.url, 0);
+    vi.stubEnv('VOXPIPE_DUBBING_PROGRESS_MS', '0');
     const first = await startTestServer({ dataDir });
     first.context.synthesizer = slowTone;
     const client1 = new DubbingClient({ baseUrl: first.url, apiKey: TEST_API_KEY });
     const { requestId } = await client1.create(automatedJob(`${media.url}/v/ep.mp4`, 'restart'));
     const midway = await client1.waitFor(requestId, { until: ['ADAPTGEN_START', 'ADAPTGEN_MIDWAY'], pollIntervalMs: 2 });
     expect(DUBBING_TERMINAL_STATUSES).not.toContain(midway.status);
+    await client1.waitFor(requestId, { until: (j) => j.detailedTrace.includes('synthesizing segment'), pollIntervalMs: 2 });
     await first.close(); // aborts the step in flight: nothing of it is committed
     expect(interrupted).toBe(1);
 
@@ -74,6 +76,7 @@ describe('dubbing jobs survive a server restart mid-workflow', () => {
       for (const status of ['INTAKE_PREPROCESSING:', 'CASTING:', 'MIXING_IN_PROGRESS:']) expect(steps.filter((s) => s === status).length).toBeGreaterThan(0);
       expect(done.detailedTrace.match(/synthesized \d+ segment\(s\)/g)).toHaveLength(2);
       expect(done.detailedTrace).toContain('3/3 ready');
+      expect(done.detailedTrace).toMatch(/ADAPTGEN_(START|MIDWAY): synthesizing segment \d of \d in this step/);
 
       const file = (uri: string): string => localS3Path(dataDir, uri);
       expect(readWav(file(done.exportPath)).samples.length).toBe(10_000 * 48);
