@@ -299,4 +299,73 @@ describe('SpeechSession connection loss', () => {
     const { session } = await setup();
     expect(await session.ping()).toBeGreaterThanOrEqual(0);
   });
+
+  it('closes for good when every reconnect attempt fails, failing the running turn', async () => {
+    const { server: s, session } = await setup({}, { reconnect: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 } });
+    const errors: VoxpipeError[] = [];
+    session.on('error', (e) => errors.push(e));
+    const closed = new Promise<void>((r) => session.once('close', r));
+    await s.close();
+    await closed;
+    expect(errors.at(-1)?.code).toBe('connection_failed');
+    expect(() => session.turn()).toThrow(expect.objectContaining({ code: 'connection_closed' }));
+  });
+});
+
+describe('SpeechSession API edges', () => {
+  it('refuses writes after end and a second audio() reader', async () => {
+    const { session } = await setup();
+    const turn = session.turn();
+    turn.write('x');
+    turn.end();
+    expect(() => turn.write('more')).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
+    const audio = turn.audio();
+    expect(() => turn.audio()).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
+    await collect(audio);
+  });
+
+  it('cancels a turn whose signal is already aborted without sending anything', async () => {
+    const { server: s, session } = await setup();
+    const turn = session.turn({ signal: AbortSignal.abort() });
+    expect((await turn.done).outcome).toBe('cancelled');
+    expect(s.received.filter((m) => m.action === 'stream-text' || m.action === 'cancel')).toHaveLength(0);
+  });
+
+  it('fails the running turn with connection_closed when the session is closed', async () => {
+    const { session } = await setup({ chunksPerGeneration: 1000 });
+    const turn = session.turn();
+    turn.write('x');
+    const reading = codeOf(collect(turn.audio()));
+    await session.close();
+    expect(await reading).toBe('connection_closed');
+    expect(session.state).toBe('closed');
+  });
+
+  it('re-configures mid-session, verifies the new config, and keeps it for reconnects', async () => {
+    const { server: s, session } = await setup({}, { reconnect: { baseDelayMs: 1, maxDelayMs: 5 } });
+    await session.configure({ model: 'dd-etts-2.5', locale: 'fr-FR' });
+    expect(await codeOf(session.configure({ model: 'nope' }))).toBe('session_error');
+    await session.configure({ model: 'dd-etts-2.5', locale: 'fr-FR' });
+    const reconnected = new Promise((r) => session.once('connected', r));
+    session.terminateSocket();
+    await reconnected;
+    expect(s.received.filter((m) => m.action === 'stream-config').at(-1)).toEqual({ action: 'stream-config', config: { model: 'dd-etts-2.5', locale: 'fr-FR' } });
+  });
+
+  it('sends the held text of a turn started during a cancel in order, after the acknowledgement', async () => {
+    const { server: s, session } = await setup({ chunksPerGeneration: 100 });
+    const old = session.turn();
+    old.write('old');
+    await new Promise((r) => setTimeout(r, 3));
+    const cancelling = old.cancel();
+    const fresh = session.turn();
+    fresh.write('a');
+    fresh.write('b');
+    fresh.end();
+    expect(s.received.filter((m) => m.text === 'a')).toHaveLength(0);
+    await cancelling;
+    await collect(fresh.audio());
+    const actions = s.received.map((m) => (m.action === 'stream-text' ? `text:${String(m.text)}` : String(m.action)));
+    expect(actions.slice(actions.indexOf('cancel'))).toEqual(['cancel', 'text:a', 'text:b', 'end-stream']);
+  });
 });
