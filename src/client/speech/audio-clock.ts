@@ -1,13 +1,14 @@
 /**
  * Counts how much audio a turn received, from the format the session asked for: PCM (`s16le`, 2 bytes per
  * sample), `mulaw` (1 byte per sample) and `wav` (header stripped: the hosted service sends a complete WAV
- * file per chunk, other servers one header at the start; both are handled). Compressed formats (`mp3`,
- * `opus`) are not measured: {@link AudioClock.ms} is then undefined.
+ * file per chunk, other servers one header at the start; both are handled), and compressed formats from
+ * their framing (`mp3` frame headers, Ogg Opus granule positions, see `compressed-duration.ts`).
  */
 import { scanWavHeader, type WavHeader } from '../../audio/wav.js';
+import { Mp3DurationCounter, OggOpusDurationCounter, type DurationCounter } from './compressed-duration.js';
 import { defaultSampleRate, isSampleRate, normalizeFormat, type AudioFormat, type StreamConfig } from '../../protocol/speech.js';
 
-/** Bytes per second of raw audio, by format; undefined for compressed formats. */
+/** Bytes per second of uncompressed audio, by format; undefined for compressed formats. */
 function pcmBytesPerSecond(format: AudioFormat, sampleRate: number): number | undefined {
   if (format === 's16le' || format === 'wav') return sampleRate * 2;
   if (format === 'mulaw') return sampleRate;
@@ -18,6 +19,7 @@ function pcmBytesPerSecond(format: AudioFormat, sampleRate: number): number | un
 export class AudioClock {
   readonly format: AudioFormat;
   #bytesPerSecond: number | undefined;
+  readonly #compressed: DurationCounter | undefined;
   #ms = 0;
 
   /** Uses `format` and `sampleRate` of the session's `stream-config` (with the spec's defaults). */
@@ -25,15 +27,22 @@ export class AudioClock {
     this.format = normalizeFormat(config.format);
     const rate = isSampleRate(config.sampleRate) ? config.sampleRate : defaultSampleRate(this.format);
     this.#bytesPerSecond = pcmBytesPerSecond(this.format, rate);
+    if (this.format === 'mp3') this.#compressed = new Mp3DurationCounter();
+    else if (this.format === 'opus') this.#compressed = new OggOpusDurationCounter();
   }
 
-  /** Total milliseconds of audio so far; undefined for compressed formats. */
-  get ms(): number | undefined {
-    return this.#bytesPerSecond === undefined ? undefined : this.#ms;
+  /** Total milliseconds of audio so far. */
+  get ms(): number {
+    return this.#ms;
   }
 
-  /** Adds one chunk's bytes; returns that chunk's duration in ms (0 for compressed formats). */
+  /** Adds one chunk's bytes; returns the milliseconds of audio they completed. */
   add(data: Uint8Array): number {
+    if (this.#compressed) {
+      const ms = this.#compressed.add(data);
+      this.#ms += ms;
+      return ms;
+    }
     let payload = data.length;
     if (this.format === 'wav') {
       const header = wavHeaderOf(data);

@@ -41,8 +41,8 @@ export interface TurnMetrics {
   generationErrorCount: number;
   /** Decoded audio bytes received (headers included). */
   audioBytes: number;
-  /** Playable audio received; undefined for compressed formats (mp3, opus). */
-  audioMs: number | undefined;
+  /** Playable audio received, from the session's format (PCM sizes, WAV headers, MP3 frames, Ogg Opus granules). */
+  audioMs: number;
   /** First `stream-text` sent → last chunk received (or the end of the turn when none arrived). */
   wallMs: number;
   /** `audioMs / wallMs`: above 1 the service produced audio faster than real time. */
@@ -153,7 +153,7 @@ export class TurnRecorder {
   }
 
   /** The record for a turn that ended with `outcome`. */
-  finish(turnId: number, connectionId: string | undefined, outcome: TurnOutcome, audioMs: number | undefined, at = performance.now()): TurnMetrics {
+  finish(turnId: number, connectionId: string | undefined, outcome: TurnOutcome, audioMs: number, at = performance.now()): TurnMetrics {
     const since = (from: number | undefined, to: number | undefined): number | undefined => (from === undefined || to === undefined ? undefined : to - from);
     const wallMs = (this.#lastChunkAt ?? at) - (this.#firstTextAt ?? this.#startedAt);
     return {
@@ -171,7 +171,7 @@ export class TurnRecorder {
       audioBytes: this.#bytes,
       audioMs,
       wallMs,
-      realtimeFactor: audioMs !== undefined && wallMs > 0 ? audioMs / wallMs : undefined,
+      realtimeFactor: wallMs > 0 ? audioMs / wallMs : undefined,
       timeToSilenceMs: since(this.#cancelAt, this.#silentAt),
       cancelAckMs: since(this.#cancelAt, this.#cancelAckAt),
       staleChunksDropped: this.#stale,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createAudioEncoder } from '../../../src/audio/encoder.js';
 import { encodeWav, encodeWavHeader } from '../../../src/audio/wav.js';
 import { AudioClock } from '../../../src/client/speech/audio-clock.js';
 import { decodeBase64Strict } from '../../../src/client/speech/audio-chunk.js';
@@ -23,10 +24,26 @@ describe('AudioClock', () => {
     expect(once.ms).toBe(200);
   });
 
-  it('leaves compressed formats unmeasured, and unknown formats fall back to wav', () => {
-    const mp3 = new AudioClock({ format: 'mp3' });
-    mp3.add(new Uint8Array(1000));
-    expect(mp3.ms).toBeUndefined();
+  it('measures mp3 and Ogg Opus from their framing, fed one byte at a time, one stream per generation', () => {
+    for (const format of ['mp3', 'opus'] as const) {
+      for (const rate of [16000, 24000, 48000]) {
+        const encoder = createAudioEncoder({ format, sampleRate: rate });
+        const bytes: Buffer[] = [];
+        for (let generation = 0; generation < 2; generation++) {
+          for (let i = 0; i < 25; i++) bytes.push(...encoder.encode(new Int16Array(960).map((_, j) => Math.round(8000 * Math.sin(j / 7)))));
+          bytes.push(...encoder.flush());
+        }
+        const clock = new AudioClock({ format, sampleRate: rate });
+        for (const byte of Buffer.concat(bytes)) clock.add(Uint8Array.of(byte));
+        // 2 × 500 ms of input; mp3 pads to whole frames and adds encoder delay, Opus is exact.
+        if (format === 'opus') expect(clock.ms).toBeCloseTo(1000, 0);
+        else expect(clock.ms).toBeGreaterThanOrEqual(1000);
+        expect(clock.ms).toBeLessThan(1200);
+      }
+    }
+  });
+
+  it('treats unknown formats as wav', () => {
     expect(new AudioClock({ format: 'flac' }).format).toBe('wav');
   });
 });
