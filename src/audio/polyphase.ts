@@ -5,6 +5,7 @@
  * emits the tail so that n input samples always give ceil(n·L/M) output samples.
  */
 import { designLowpass, kaiserLength, type LowpassSpec } from './fir.js';
+import { firDot } from './fir-kernel.js';
 
 /** Stage of a resampling cascade: up by `up`, filter, down by `down`. */
 export class PolyphaseStage {
@@ -12,12 +13,19 @@ export class PolyphaseStage {
   readonly down: number;
   /** Taps per phase (T + 1 where T is even). */
   readonly tapsPerPhase: number;
-  /** Phase-major, each phase's taps reversed so that the dot product walks the history forwards. */
-  private readonly bank: Float64Array;
+  /** Taps per phase rounded up to a multiple of 8 (the SIMD kernel's step); the extra taps are zero. */
+  private readonly stride: number;
+  /**
+   * Phase-major, `stride` floats per phase, each phase's taps reversed so that the dot product walks the
+   * history forwards.
+   */
+  private readonly bank: Float32Array;
   private readonly half: number;
   private readonly downWhole: number;
   private readonly downRest: number;
-  private history: Float64Array;
+  private history: Float32Array;
+  /** Per output: bank offset and history offset (floats), reused between calls. */
+  private index = new Int32Array(0);
   /** Valid samples in `history`. */
   private length = 0;
   /** Absolute input index of history[0]. */
@@ -42,30 +50,31 @@ export class PolyphaseStage {
     this.half = span / 2;
     this.tapsPerPhase = span + 1;
     const taps = designLowpass(prototypeSpec, span * up + 1, up);
-    this.bank = new Float64Array(up * this.tapsPerPhase);
+    this.stride = Math.ceil(this.tapsPerPhase / 8) * 8;
+    this.bank = new Float32Array(up * this.stride);
     for (let r = 0; r < up; r++) {
       for (let m = 0; m <= span; m++) {
         const index = r + m * up;
-        this.bank[r * this.tapsPerPhase + (span - m)] = index < taps.length ? (taps[index] as number) : 0;
+        this.bank[r * this.stride + (span - m)] = index < taps.length ? (taps[index] as number) : 0;
       }
     }
     this.downWhole = Math.floor(down / up);
     this.downRest = down % up;
-    this.history = new Float64Array(4096);
+    this.history = new Float32Array(4096);
     this.reset();
   }
 
   /** Filters `input` (continuing from the previous call) and returns the outputs that became computable. */
-  process(input: Float64Array): Float64Array {
+  process(input: Float32Array): Float32Array {
     this.append(input);
     this.inputs += input.length;
     return this.drain(Number.POSITIVE_INFINITY);
   }
 
   /** Emits the remaining outputs (the input is treated as ending here) and resets the stage for reuse. */
-  flush(): Float64Array {
+  flush(): Float32Array {
     const total = Math.ceil((this.inputs * this.up) / this.down);
-    this.append(new Float64Array(this.half + 1));
+    this.append(new Float32Array(this.half + 1));
     const out = this.drain(total - this.outputs);
     this.reset();
     return out;
@@ -83,10 +92,11 @@ export class PolyphaseStage {
     this.outputs = 0;
   }
 
-  private append(input: Float64Array): void {
+  private append(input: Float32Array): void {
     const needed = this.length + input.length;
-    if (needed > this.history.length) {
-      const grown = new Float64Array(Math.max(needed, this.history.length * 2));
+    const padding = this.stride - this.tapsPerPhase;
+    if (needed + padding > this.history.length) {
+      const grown = new Float32Array(Math.max(needed + padding, this.history.length * 2));
       grown.set(this.history.subarray(0, this.length));
       this.history = grown;
     }
@@ -94,17 +104,18 @@ export class PolyphaseStage {
     this.length = needed;
   }
 
-  private drain(limit: number): Float64Array {
+  private drain(limit: number): Float32Array {
     const available = this.base + this.length; // absolute index one past the newest sample
     const count = Math.max(0, Math.min(limit, Math.ceil(((available - this.newest) * this.up - this.phase) / this.down)));
-    const out = new Float64Array(count);
-    const { bank, history, tapsPerPhase: n, up, downWhole, downRest } = this;
+    const { up, downWhole, downRest, stride } = this;
+    const span = this.tapsPerPhase - 1;
+    if (this.index.length < 2 * count) this.index = new Int32Array(2 * count);
+    const index = this.index;
     let newest = this.newest;
     let phase = this.phase;
-    const span = n - 1;
     for (let k = 0; k < count; k++) {
-      const start = newest - span - this.base;
-      out[k] = up === 1 ? symmetricDot(bank, history, start, span) : dot(bank, phase * n, history, start, n);
+      index[2 * k] = phase * stride;
+      index[2 * k + 1] = newest - span - this.base;
       newest += downWhole;
       phase += downRest;
       if (phase >= up) {
@@ -112,6 +123,10 @@ export class PolyphaseStage {
         newest += 1;
       }
     }
+    // The zero taps that round a phase up to the SIMD width read just past the newest sample: keep them zero.
+    const readable = this.length + stride - this.tapsPerPhase;
+    this.history.fill(0, this.length, readable);
+    const out = count === 0 ? new Float32Array(0) : firDot(this.bank, this.history, readable, index, count, stride);
     this.newest = newest;
     this.phase = phase;
     this.outputs += count;
@@ -123,32 +138,4 @@ export class PolyphaseStage {
     }
     return out;
   }
-}
-
-/** Dot product of `n` taps of `bank` from `offset` with `history` from `start`. */
-function dot(bank: Float64Array, offset: number, history: Float64Array, start: number, n: number): number {
-  let s0 = 0;
-  let s1 = 0;
-  let j = 0;
-  for (; j + 1 < n; j += 2) {
-    s0 += (bank[offset + j] as number) * (history[start + j] as number);
-    s1 += (bank[offset + j + 1] as number) * (history[start + j + 1] as number);
-  }
-  if (j < n) s0 += (bank[offset + j] as number) * (history[start + j] as number);
-  return s0 + s1;
-}
-
-/** Dot product with a symmetric filter of `span + 1` taps (span even): each coefficient multiplies two samples. */
-function symmetricDot(bank: Float64Array, history: Float64Array, start: number, span: number): number {
-  const half = span >> 1;
-  const end = start + span;
-  let s0 = (bank[half] as number) * (history[start + half] as number);
-  let s1 = 0;
-  let j = 0;
-  for (; j + 1 < half; j += 2) {
-    s0 += (bank[j] as number) * ((history[start + j] as number) + (history[end - j] as number));
-    s1 += (bank[j + 1] as number) * ((history[start + j + 1] as number) + (history[end - j - 1] as number));
-  }
-  if (j < half) s0 += (bank[j] as number) * ((history[start + j] as number) + (history[end - j] as number));
-  return s0 + s1;
 }

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { firDot } from '../../../src/audio/fir-kernel.js';
+
+/** Deterministic pseudo-random floats in [-1, 1). */
+function noise(length: number, seed: number): Float32Array {
+  let state = seed;
+  return Float32Array.from({ length }, () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 31 - 1;
+  });
+}
+
+describe('firDot (hand-assembled WebAssembly SIMD kernel)', () => {
+  it('computes each output as the dot product of its phase and history window', () => {
+    const taps = 24;
+    const bank = noise(3 * taps, 1);
+    const history = noise(500, 2);
+    const index = Int32Array.from([0, 0, taps, 1, 2 * taps, 7, 0, 476, taps, 100]);
+    const out = firDot(bank, history, history.length, index, 5, taps);
+    expect(out).toHaveLength(5);
+    for (let k = 0; k < 5; k++) {
+      const phase = index[2 * k] as number;
+      const start = index[2 * k + 1] as number;
+      let expected = 0;
+      for (let j = 0; j < taps; j++) expected += (bank[phase + j] as number) * (history[start + j] as number);
+      expect(out[k]).toBeCloseTo(expected, 4);
+    }
+  });
+
+  it('grows its memory for large inputs and reloads a different bank', () => {
+    const big = noise(100_000, 3);
+    const ones = new Float32Array(8).fill(1);
+    const halves = new Float32Array(8).fill(0.5);
+    const [sum] = firDot(ones, big, big.length, Int32Array.of(0, 99_992), 1, 8);
+    const tail = big.subarray(99_992).reduce((a, b) => a + b, 0);
+    expect(sum).toBeCloseTo(tail, 4);
+    expect(firDot(halves, big, big.length, Int32Array.of(0, 99_992), 1, 8)[0]).toBeCloseTo(tail / 2, 4);
+    expect(firDot(ones, big, 16, Int32Array.of(0, 8), 1, 8)[0]).toBeCloseTo(big.subarray(8, 16).reduce((a, b) => a + b, 0), 4);
+  });
+
+  it('returns an empty array for no outputs', () => {
+    expect(firDot(new Float32Array(8), new Float32Array(8), 8, new Int32Array(0), 0, 8)).toHaveLength(0);
+  });
+});
