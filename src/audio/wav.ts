@@ -137,23 +137,23 @@ export function parseWavHeader(bytes: Uint8Array): WavHeader {
  */
 export function scanWavHeader(bytes: Uint8Array): WavHeader | undefined {
   if (!startsLikeRiff(bytes)) throw new WavFormatError('missing RIFF header');
-  if (bytes.length >= 12 && ascii(bytes, 8) !== 'WAVE') throw new WavFormatError('missing WAVE form type');
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let fmt: Omit<WavHeader, 'dataOffset' | 'dataBytes'> | undefined;
+  if (bytes.length >= 12 && fourcc(bytes, 8) !== WAVE) throw new WavFormatError('missing WAVE form type');
+  let header: WavHeader | undefined;
   let offset = 12;
   while (offset + 8 <= bytes.length) {
-    const id = ascii(bytes, offset);
-    const size = view.getUint32(offset + 4, true);
+    const id = fourcc(bytes, offset);
+    const size = fourcc(bytes, offset + 4);
     const body = offset + 8;
-    if (id === 'data') {
-      if (!fmt) throw new WavFormatError('data chunk before fmt chunk');
-      const dataBytes = size === 0 || size === WAV_UNKNOWN_SIZE ? undefined : size;
-      return { ...fmt, dataOffset: body, dataBytes };
+    if (id === DATA) {
+      if (!header) throw new WavFormatError('data chunk before fmt chunk');
+      header.dataOffset = body;
+      header.dataBytes = size === 0 || size === WAV_UNKNOWN_SIZE ? undefined : size;
+      return header;
     }
-    if (id === 'fmt ') {
+    if (id === FMT) {
       if (size < 16) throw new WavFormatError('fmt chunk too short');
       if (body + size > bytes.length) return undefined;
-      fmt = readFmt(view, body, size);
+      header = readFmt(bytes, body, size);
     }
     offset = body + size + (size & 1);
   }
@@ -162,30 +162,43 @@ export function scanWavHeader(bytes: Uint8Array): WavHeader | undefined {
 
 /** Whether `bytes` starts with (a prefix of) `RIFF`. */
 function startsLikeRiff(bytes: Uint8Array): boolean {
-  const riff = [0x52, 0x49, 0x46, 0x46];
-  for (let i = 0; i < Math.min(4, bytes.length); i++) if (bytes[i] !== riff[i]) return false;
+  for (let i = 0; i < Math.min(4, bytes.length); i++) if (bytes[i] !== (RIFF >>> (8 * i)) % 256) return false;
   return true;
 }
 
-function readFmt(view: DataView, body: number, size: number): Omit<WavHeader, 'dataOffset' | 'dataBytes'> {
-  let formatTag = view.getUint16(body, true);
-  const channels = view.getUint16(body + 2, true);
-  const sampleRate = view.getUint32(body + 4, true);
-  const blockAlign = view.getUint16(body + 12, true);
-  const bitsPerSample = view.getUint16(body + 14, true);
+/** Reads a fmt chunk body; the data position is filled in by the caller. */
+function readFmt(bytes: Uint8Array, body: number, size: number): WavHeader {
+  let formatTag = uint16(bytes, body);
+  const channels = uint16(bytes, body + 2);
+  const sampleRate = fourcc(bytes, body + 4);
+  const blockAlign = uint16(bytes, body + 12);
+  const bitsPerSample = uint16(bytes, body + 14);
   const extensible = formatTag === WAVE_FORMAT_EXTENSIBLE;
   let channelMask = 0;
   if (extensible) {
     if (size < 40) throw new WavFormatError('extensible fmt chunk too short');
-    channelMask = view.getUint32(body + 20, true);
-    formatTag = view.getUint16(body + 24, true);
+    channelMask = fourcc(bytes, body + 20);
+    formatTag = uint16(bytes, body + 24);
   }
   if (channels === 0) throw new WavFormatError('zero channels');
   if (sampleRate === 0) throw new WavFormatError('zero sample rate');
   if (bitsPerSample === 0 || blockAlign < channels * Math.ceil(bitsPerSample / 8)) throw new WavFormatError('inconsistent block alignment');
-  return { formatTag, extensible, channels, sampleRate, bitsPerSample, blockAlign, channelMask };
+  return { formatTag, extensible, channels, sampleRate, bitsPerSample, blockAlign, channelMask, dataOffset: 0, dataBytes: undefined };
 }
 
-function ascii(bytes: Uint8Array, at: number): string {
-  return String.fromCharCode(bytes[at] ?? 0, bytes[at + 1] ?? 0, bytes[at + 2] ?? 0, bytes[at + 3] ?? 0);
+function uint16(bytes: Uint8Array, at: number): number {
+  return (bytes[at] ?? 0) | ((bytes[at + 1] ?? 0) << 8);
 }
+
+/** The four bytes at `at` as a little-endian unsigned number (a RIFF chunk id or size); missing bytes count as 0. */
+export function fourcc(bytes: Uint8Array, at: number): number {
+  return ((bytes[at] ?? 0) | ((bytes[at + 1] ?? 0) << 8) | ((bytes[at + 2] ?? 0) << 16) | ((bytes[at + 3] ?? 0) << 24)) >>> 0;
+}
+
+/** {@link fourcc} of `RIFF`. */
+export const RIFF = 0x46464952;
+/** {@link fourcc} of `WAVE`. */
+export const WAVE = 0x45564157;
+const FMT = 0x20746d66;
+/** {@link fourcc} of `data`. */
+export const DATA = 0x61746164;
