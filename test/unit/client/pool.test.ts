@@ -105,6 +105,23 @@ describe('SessionPool', () => {
     await holder;
   });
 
+  it('stops waiting with aborted when the caller signal aborts, and keeps running borrowers unaffected', async () => {
+    const { pool: p } = await setup({ minSize: 1, maxSize: 1 });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const controller = new AbortController();
+    const holder = p.withSession(async (session) => {
+      await gate;
+      return speakOnce(session);
+    }, { signal: controller.signal });
+    const waiter = p.withSession(() => 1, { signal: controller.signal });
+    controller.abort();
+    expect(await codeOf(waiter)).toBe('aborted');
+    release();
+    expect(await holder).toBe('conn-1');
+    expect(p.waiting).toBe(0);
+  });
+
   it('refuses nonsense sizes', async () => {
     expect(await codeOf(SessionPool.create({ baseUrl: 'ws://127.0.0.1:1', config: { model: 'm' }, minSize: 3, maxSize: 2 }))).toBe('invalid_argument');
   });
