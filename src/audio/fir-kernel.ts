@@ -103,42 +103,49 @@ interface KernelExports {
   fir(hist: number, bank: number, out: number, index: number, count: number, taps: number): void;
 }
 
-let kernel: KernelExports | undefined;
+/** The kernel instance and typed views of its whole memory (remade when the memory grows). */
+interface Scratch {
+  wasm: KernelExports;
+  floats: Float32Array;
+  ints: Int32Array;
+}
 
-function instance(): KernelExports {
-  kernel ??= new WebAssembly.Instance(new WebAssembly.Module(MODULE_BYTES)).exports as unknown as KernelExports;
-  return kernel;
+let scratch: Scratch | undefined;
+
+function scratchOf(bytes: number): Scratch {
+  if (!scratch) {
+    const wasm = new WebAssembly.Instance(new WebAssembly.Module(MODULE_BYTES)).exports as unknown as KernelExports;
+    scratch = { wasm, floats: new Float32Array(wasm.memory.buffer), ints: new Int32Array(wasm.memory.buffer) };
+  }
+  if (bytes > scratch.floats.byteLength) {
+    const { memory } = scratch.wasm;
+    memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / 65536));
+    scratch.floats = new Float32Array(memory.buffer);
+    scratch.ints = new Int32Array(memory.buffer);
+  }
+  return scratch;
 }
 
 /** The bank last copied into the scratch memory, to skip copying it again for the same filter. */
 let loadedBank: Float32Array | undefined;
 
 /**
- * Computes `count` outputs: output k is the dot product of `taps` coefficients of `bank` starting at float
- * offset `index[2k]` with `history` starting at float offset `index[2k + 1]`. `taps` must be a multiple of 8,
+ * Computes `count` outputs: output k is the dot product of `taps` coefficients of `bank` starting at byte
+ * offset `index[2k]` with `history` starting at byte offset `index[2k + 1]`. `taps` must be a multiple of 8,
  * and every window must lie inside `history` (whose length is the first `historyLength` floats).
  */
 export function firDot(bank: Float32Array, history: Float32Array, historyLength: number, index: Int32Array, count: number, taps: number): Float32Array {
-  const wasm = instance();
-  const bankBytes = bank.length * 4;
-  const historyBytes = historyLength * 4;
-  const indexBytes = count * 8;
-  const needed = bankBytes + historyBytes + indexBytes + count * 4;
-  if (needed > wasm.memory.buffer.byteLength) {
-    wasm.memory.grow(Math.ceil((needed - wasm.memory.buffer.byteLength) / 65536));
-    loadedBank = undefined;
-  }
-  const memory = wasm.memory.buffer;
+  // Layout, in 4-byte words: bank | history | index (2 per output) | outputs.
+  const historyAt = bank.length;
+  const indexAt = historyAt + historyLength;
+  const outAt = indexAt + 2 * count;
+  const { wasm, floats, ints } = scratchOf((outAt + count) * 4);
   if (loadedBank !== bank) {
-    new Float32Array(memory, 0, bank.length).set(bank);
+    floats.set(bank, 0);
     loadedBank = bank;
   }
-  const historyAt = bankBytes;
-  const indexAt = historyAt + historyBytes;
-  const outAt = indexAt + indexBytes;
-  new Float32Array(memory, historyAt, historyLength).set(history.subarray(0, historyLength));
-  const byteIndex = new Int32Array(memory, indexAt, count * 2);
-  for (let i = 0; i < count * 2; i++) byteIndex[i] = (index[i] as number) * 4;
-  wasm.fir(historyAt, 0, outAt, indexAt, count, taps);
-  return new Float32Array(memory.slice(outAt, outAt + count * 4));
+  floats.set(history.subarray(0, historyLength), historyAt);
+  ints.set(index.subarray(0, 2 * count), indexAt);
+  wasm.fir(historyAt * 4, 0, outAt * 4, indexAt * 4, count, taps);
+  return floats.slice(outAt, outAt + count);
 }

@@ -24,7 +24,7 @@ export class PolyphaseStage {
   private readonly downWhole: number;
   private readonly downRest: number;
   private history: Float32Array;
-  /** Per output: bank offset and history offset (floats), reused between calls. */
+  /** Per output: byte offsets of its filter phase in the bank and of its window in the history; reused between calls. */
   private index = new Int32Array(0);
   /** Valid samples in `history`. */
   private length = 0;
@@ -111,18 +111,22 @@ export class PolyphaseStage {
     const span = this.tapsPerPhase - 1;
     if (this.index.length < 2 * count) this.index = new Int32Array(2 * count);
     const index = this.index;
-    let newest = this.newest;
+    const bankStep = stride * 4;
     let phase = this.phase;
-    for (let k = 0; k < count; k++) {
-      index[2 * k] = phase * stride;
-      index[2 * k + 1] = newest - span - this.base;
-      newest += downWhole;
+    const firstByte = (this.newest - span - this.base) * 4;
+    const wholeStep = downWhole * 4;
+    let historyByte = firstByte;
+    for (let k = 0; k < 2 * count; k += 2) {
+      index[k] = phase * bankStep;
+      index[k + 1] = historyByte;
+      historyByte += wholeStep;
       phase += downRest;
       if (phase >= up) {
         phase -= up;
-        newest += 1;
+        historyByte += 4;
       }
     }
+    const newest = this.newest + (historyByte - firstByte) / 4;
     // The zero taps that round a phase up to the SIMD width read just past the newest sample: keep them zero.
     const readable = this.length + stride - this.tapsPerPhase;
     this.history.fill(0, this.length, readable);

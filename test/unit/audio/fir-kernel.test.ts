@@ -15,12 +15,13 @@ describe('firDot (hand-assembled WebAssembly SIMD kernel)', () => {
     const taps = 24;
     const bank = noise(3 * taps, 1);
     const history = noise(500, 2);
-    const index = Int32Array.from([0, 0, taps, 1, 2 * taps, 7, 0, 476, taps, 100]);
+    const offsets = [0, 0, taps, 1, 2 * taps, 7, 0, 476, taps, 100]; // floats
+    const index = Int32Array.from(offsets, (floats) => floats * 4); // the kernel takes byte offsets
     const out = firDot(bank, history, history.length, index, 5, taps);
     expect(out).toHaveLength(5);
     for (let k = 0; k < 5; k++) {
-      const phase = index[2 * k] as number;
-      const start = index[2 * k + 1] as number;
+      const phase = offsets[2 * k] as number;
+      const start = offsets[2 * k + 1] as number;
       let expected = 0;
       for (let j = 0; j < taps; j++) expected += (bank[phase + j] as number) * (history[start + j] as number);
       expect(out[k]).toBeCloseTo(expected, 4);
@@ -31,11 +32,11 @@ describe('firDot (hand-assembled WebAssembly SIMD kernel)', () => {
     const big = noise(100_000, 3);
     const ones = new Float32Array(8).fill(1);
     const halves = new Float32Array(8).fill(0.5);
-    const [sum] = firDot(ones, big, big.length, Int32Array.of(0, 99_992), 1, 8);
+    const [sum] = firDot(ones, big, big.length, Int32Array.of(0, 99_992 * 4), 1, 8);
     const tail = big.subarray(99_992).reduce((a, b) => a + b, 0);
     expect(sum).toBeCloseTo(tail, 4);
-    expect(firDot(halves, big, big.length, Int32Array.of(0, 99_992), 1, 8)[0]).toBeCloseTo(tail / 2, 4);
-    expect(firDot(ones, big, 16, Int32Array.of(0, 8), 1, 8)[0]).toBeCloseTo(big.subarray(8, 16).reduce((a, b) => a + b, 0), 4);
+    expect(firDot(halves, big, big.length, Int32Array.of(0, 99_992 * 4), 1, 8)[0]).toBeCloseTo(tail / 2, 4);
+    expect(firDot(ones, big, 16, Int32Array.of(0, 32), 1, 8)[0]).toBeCloseTo(big.subarray(8, 16).reduce((a, b) => a + b, 0), 4);
   });
 
   it('returns an empty array for no outputs', () => {
