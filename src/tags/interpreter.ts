@@ -1,0 +1,131 @@
+/**
+ * Applies the meaning of scanned tags: which locale, voice, gender and emotion each piece of text is
+ * spoken with. The server uses it to synthesize; the client uses it to report what will be heard.
+ *
+ * Rules (spec, "Inline tags"): a config tag updates locale / voicePromptId / targetGender for the text after
+ * it; a new voicePromptId is a new base voice, so any active emotion ends. `[default]` / `[normal]` return to
+ * the base voice; another `[name]` that the base voice's emotion set knows switches to that emotion (the base
+ * voice is unchanged); an unknown `[name]` is spoken literally. With emoji on: flags and globes switch locale
+ * (an unknown flag stays text), the neutral face returns to the base voice, an emoji bound to one of the
+ * voice's emotions switches to it, any other emoji stays text.
+ */
+import type { ScanEvent } from './scanner.js';
+
+/** How a piece of text is spoken. `emotion` is the active emotion's name, undefined for the base voice. */
+export interface VoiceState {
+  locale: string | undefined;
+  voicePromptId: string | undefined;
+  targetGender: string | undefined;
+  emotion: string | undefined;
+}
+
+/** An emotion of a voice's emotion set. */
+export interface CatalogEmotion {
+  name: string;
+  voicePromptId?: string;
+}
+
+/** Looks up the emotion set of a base voice. */
+export interface EmotionCatalog {
+  /** The base voice's emotion called `name` (already trimmed and lowercased), if any. */
+  emotion(voicePromptId: string | undefined, name: string): CatalogEmotion | undefined;
+  /** The base voice's emotion bound to `emoji`, if any. */
+  emotionForEmoji(voicePromptId: string | undefined, emoji: string): CatalogEmotion | undefined;
+}
+
+/** Text and the state it is spoken with. */
+export interface SpokenSegment {
+  text: string;
+  state: VoiceState;
+}
+
+const RESET_NAMES = new Set(['default', 'normal']);
+
+/**
+ * A catalog for clients that do not know the service's emotion sets: every name in `names` is an emotion of
+ * every voice, and `emoji` binds emoji to those names.
+ */
+export function openEmotionCatalog(names: readonly string[], emoji: Readonly<Record<string, string>> = {}): EmotionCatalog {
+  const known = new Set(names.map((n) => n.trim().toLowerCase()));
+  return {
+    emotion: (_voice, name) => (known.has(name) ? { name } : undefined),
+    emotionForEmoji: (_voice, e) => {
+      const name = emoji[e] ?? emoji[e.replace(/\uFE0F/g, '')];
+      return name && known.has(name) ? { name } : undefined;
+    },
+  };
+}
+
+/** Turns scan events into spoken segments, carrying the voice state across calls. */
+export class TagInterpreter {
+  #state: VoiceState;
+  readonly #catalog: EmotionCatalog;
+
+  constructor(initial: VoiceState, catalog: EmotionCatalog) {
+    this.#state = { ...initial };
+    this.#catalog = catalog;
+  }
+
+  /** The state the next text will be spoken with. */
+  get state(): VoiceState {
+    return { ...this.#state };
+  }
+
+  /** Applies a new `stream-config` base (e.g. re-sent mid-session); a new voice ends the active emotion. */
+  setBase(update: Partial<VoiceState>): void {
+    const voiceChanged = update.voicePromptId !== undefined && update.voicePromptId !== this.#state.voicePromptId;
+    this.#state = { ...this.#state, ...update, ...(voiceChanged && update.emotion === undefined ? { emotion: undefined } : {}) };
+  }
+
+  /** Applies `events` in order; consecutive text with the same state is merged. */
+  apply(events: readonly ScanEvent[]): SpokenSegment[] {
+    const out: SpokenSegment[] = [];
+    const say = (text: string): void => {
+      if (!text) return;
+      const last = out.at(-1);
+      if (last && sameState(last.state, this.#state)) last.text += text;
+      else out.push({ text, state: { ...this.#state } });
+    };
+    for (const e of events) {
+      switch (e.type) {
+        case 'text':
+          say(e.text);
+          break;
+        case 'config': {
+          const { locale, voicePromptId, targetGender } = e.attributes;
+          this.setBase({
+            ...(locale !== undefined ? { locale } : {}),
+            ...(voicePromptId !== undefined ? { voicePromptId } : {}),
+            ...(targetGender !== undefined ? { targetGender } : {}),
+          });
+          break;
+        }
+        case 'bracket': {
+          if (RESET_NAMES.has(e.name)) {
+            this.#state.emotion = undefined;
+            break;
+          }
+          const emotion = this.#catalog.emotion(this.#state.voicePromptId, e.name);
+          if (emotion) this.#state.emotion = emotion.name;
+          else say(e.raw);
+          break;
+        }
+        case 'emoji': {
+          if ((e.kind === 'flag' || e.kind === 'globe') && e.locale) this.#state.locale = e.locale;
+          else if (e.kind === 'neutral') this.#state.emotion = undefined;
+          else {
+            const emotion = e.kind === 'other' ? this.#catalog.emotionForEmoji(this.#state.voicePromptId, e.emoji) : undefined;
+            if (emotion) this.#state.emotion = emotion.name;
+            else say(e.raw);
+          }
+          break;
+        }
+      }
+    }
+    return out;
+  }
+}
+
+function sameState(a: VoiceState, b: VoiceState): boolean {
+  return a.locale === b.locale && a.voicePromptId === b.voicePromptId && a.targetGender === b.targetGender && a.emotion === b.emotion;
+}
