@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DubbingClient, DubbingJobFailedError } from '../../../src/client/dubbing.js';
 import type { DubbingJobStatusName } from '../../../src/protocol/dubbing.js';
 import type { RunningServer } from '../../../src/server/app.js';
+import type { Synthesizer } from '../../../src/server/speech/synth/synthesizer.js';
 import { advanceDubbingJob, dubbingJobsAwaitingReview } from '../../../src/server/dubbing/admin.js';
 import { localS3Path } from '../../../src/server/dubbing/export-store.js';
 import { startTestServer, TEST_API_KEY } from '../../helpers/server.js';
@@ -17,6 +18,7 @@ describe('dubbing workflow (AUTOMATED and MANAGED) over HTTP', () => {
   let media: MediaServer;
   let server: RunningServer;
   let client: DubbingClient;
+  let builtin: Synthesizer;
   const file = (uri: string): string => localS3Path(server.context.dataDir, uri);
 
   beforeAll(async () => {
@@ -27,6 +29,7 @@ describe('dubbing workflow (AUTOMATED and MANAGED) over HTTP', () => {
     });
     stubDubbingEnv(media.url, 0);
     server = await startTestServer();
+    builtin = server.context.synthesizer;
     server.context.synthesizer = toneSynthesizer;
     client = new DubbingClient({ baseUrl: server.url, apiKey: TEST_API_KEY });
   });
@@ -82,6 +85,26 @@ describe('dubbing workflow (AUTOMATED and MANAGED) over HTTP', () => {
     expect(srtValidator(sdh)).toEqual([]);
     expect(sdh).toContain('[Mary] ¿Cómo estás hoy, amigo mío?');
     expect(readFileSync(file('s3://dub-out/auto/episode.es-ES.txt'), 'utf8')).toContain('[00:00:00.500 - 00:00:02.500] John: Hola.');
+  });
+
+  it('dubs with the server engine: speech inside every slot, silence elsewhere', async () => {
+    server.context.synthesizer = builtin;
+    try {
+      const { requestId } = await client.create(automatedJob(`${media.url}/videos/ep1.mp4`, 'engine'));
+      const job = await client.waitFor(requestId, { pollIntervalMs: 5 });
+      expect(job.detailedTrace).toContain(`with ${builtin.name}:`);
+      const { samples } = readWav(file(job.exportPath));
+      expect(samples.length).toBe(VIDEO_MS * 48);
+      for (const s of SEGMENTS) {
+        let peak = 0;
+        for (let i = s.timestampStart * 48; i < s.timestampEnd * 48; i++) peak = Math.max(peak, Math.abs(samples[i] ?? 0));
+        expect(peak, s.segmentId).toBeGreaterThan(1000);
+      }
+      const inSlot = (i: number): boolean => SEGMENTS.some((s) => i >= s.timestampStart * 48 && i < s.timestampEnd * 48);
+      expect(samples.findIndex((v, i) => v !== 0 && !inSlot(i))).toBe(-1);
+    } finally {
+      server.context.synthesizer = toneSynthesizer;
+    }
   });
 
   it('re-delivers after feedback: affected segments resynthesized, new export path and products delivered', async () => {
