@@ -4,8 +4,8 @@ import { ValidationError } from '../../../src/errors.js';
 import type { DubbingJobRequest } from '../../../src/protocol/dubbing.js';
 import type { RunningServer } from '../../../src/server/app.js';
 import { startTestServer, TEST_API_KEY } from '../../helpers/server.js';
-import { automatedJob, stubDubbingEnv } from './harness.js';
-import { aviHead, mp4File, mpegTsHead, startMediaServer, webmHead, type MediaServer } from './media-fixtures.js';
+import { automatedJob, startDubbingStack, type DubbingStack } from './harness.js';
+import { aviHead, mp4File, mpegTsHead, webmHead, type MediaServer } from './media-fixtures.js';
 
 interface Answer {
   status: number;
@@ -14,6 +14,7 @@ interface Answer {
 }
 
 describe('dubbing API: every endpoint, every 422', () => {
+  let stack: DubbingStack;
   let media: MediaServer;
   let server: RunningServer;
   let client: DubbingClient;
@@ -36,27 +37,24 @@ describe('dubbing API: every endpoint, every 422', () => {
   };
 
   beforeAll(async () => {
-    media = await startMediaServer({
-      '/v/ep.mp4': mp4File(10_000),
-      '/v/ep.mov': mp4File(4000, { brand: 'qt  ' }),
-      '/v/ep.webm': webmHead(12_500),
-      '/v/ep.ts': mpegTsHead(),
-      '/v/ep.avi': aviHead(250),
-      '/v/not-video.txt': Buffer.from('hello, this is plainly text and not a video container at all'),
-      '/v/empty.mp4': Buffer.alloc(0),
-      '/v/long.mp4': mp4File(7 * 3_600_000),
-    }, { '/r/ok.mp4': '/v/ep.mp4', '/r/away.mp4': 'http://192.0.2.1/ep.mp4', '/r/loop.mp4': '/r/loop.mp4' });
+    stack = await startDubbingStack(
+      {
+        '/v/ep.mp4': mp4File(10_000),
+        '/v/ep.mov': mp4File(4000, { brand: 'qt  ' }),
+        '/v/ep.webm': webmHead(12_500),
+        '/v/ep.ts': mpegTsHead(),
+        '/v/ep.avi': aviHead(250),
+        '/v/not-video.txt': Buffer.from('hello, this is plainly text and not a video container at all'),
+        '/v/empty.mp4': Buffer.alloc(0),
+        '/v/long.mp4': mp4File(7 * 3_600_000),
+      },
+      { redirects: { '/r/ok.mp4': '/v/ep.mp4', '/r/away.mp4': 'http://192.0.2.1/ep.mp4', '/r/loop.mp4': '/r/loop.mp4' } },
+    );
+    ({ media, server, client } = stack);
     video = `${media.url}/v/ep.mp4`;
     minimal = { sourceLocale: 'en-US', targetLocale: 'es-ES', sourceVideoPath: video };
-    stubDubbingEnv(media.url, 0);
-    server = await startTestServer();
-    client = new DubbingClient({ baseUrl: server.url, apiKey: TEST_API_KEY });
   });
-  afterAll(async () => {
-    vi.unstubAllEnvs();
-    await server.close();
-    await media.close();
-  });
+  afterAll(() => stack.close());
 
   it('needs an API key on every endpoint (401 with a FastAPI detail)', async () => {
     for (const [method, path] of [

@@ -1,6 +1,10 @@
-/** Shared setup of the dubbing e2e tests: env for the area, tone synthesizer, WAV reading, job requests. */
+/** Shared setup of the dubbing e2e tests: env for the area, server stack, tone synthesizer, WAV reading, job requests. */
 import { readFileSync } from 'node:fs';
 import { vi } from 'vitest';
+import { DubbingClient } from '../../../src/client/dubbing.js';
+import type { RunningServer } from '../../../src/server/app.js';
+import { startTestServer, TEST_API_KEY } from '../../helpers/server.js';
+import { startMediaServer, type MediaServer } from './media-fixtures.js';
 import { parseWavHeader, WAVE_FORMAT_PCM } from '../../../src/audio/wav.js';
 import type { DubbingJobRequest, DubbingSegment } from '../../../src/protocol/dubbing.js';
 import type { Synthesizer } from '../../../src/server/speech/synth/synthesizer.js';
@@ -10,6 +14,36 @@ export function stubDubbingEnv(mediaUrl: string, stepMs: number): void {
   vi.stubEnv('VOXPIPE_DUBBING_STEP_MS', String(stepMs));
   vi.stubEnv('VOXPIPE_ALLOW_INSECURE_SOURCES', '1');
   vi.stubEnv('VOXPIPE_S3_ENDPOINT', mediaUrl);
+}
+
+/** A loopback media origin, a test server whose dubbing area uses it, and a client of that server. */
+export interface DubbingStack {
+  media: MediaServer;
+  server: RunningServer;
+  client: DubbingClient;
+  /** Stops the server and the origin and restores the environment. */
+  close(): Promise<void>;
+}
+
+/** Starts a {@link DubbingStack}: `files` (and `redirects`) on the origin, `stepMs` pause, extra `env` for the area. */
+export async function startDubbingStack(
+  files: Record<string, Buffer>,
+  options: { redirects?: Record<string, string>; stepMs?: number; env?: Record<string, string> } = {},
+): Promise<DubbingStack> {
+  const media = await startMediaServer(files, options.redirects);
+  stubDubbingEnv(media.url, options.stepMs ?? 0);
+  for (const [name, value] of Object.entries(options.env ?? {})) vi.stubEnv(name, value);
+  const server = await startTestServer();
+  return {
+    media,
+    server,
+    client: new DubbingClient({ baseUrl: server.url, apiKey: TEST_API_KEY }),
+    async close() {
+      vi.unstubAllEnvs();
+      await server.close();
+      await media.close();
+    },
+  };
 }
 
 /** A synthesizer yielding a 440 Hz tone of 60 ms per character, in 10 ms blocks (long lines overflow their slot). */

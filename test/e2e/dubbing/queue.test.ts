@@ -1,10 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DubbingClient } from '../../../src/client/dubbing.js';
-import type { RunningServer } from '../../../src/server/app.js';
-import { startTestServer, TEST_API_KEY } from '../../helpers/server.js';
-import { automatedJob, stubDubbingEnv } from './harness.js';
-import { mp4File, startMediaServer, type MediaServer } from './media-fixtures.js';
+import { automatedJob, startDubbingStack, type DubbingStack } from './harness.js';
+import { mp4File, type MediaServer } from './media-fixtures.js';
 
 /** Time of the first trace line recorded under `status`. */
 const firstAt = (trace: string, status: string): number => {
@@ -14,22 +12,15 @@ const firstAt = (trace: string, status: string): number => {
 };
 
 describe('dubbing job queue', () => {
+  let stack: DubbingStack;
   let media: MediaServer;
-  let server: RunningServer;
   let client: DubbingClient;
 
   beforeAll(async () => {
-    media = await startMediaServer({ '/v/ep.mp4': mp4File(10_000) });
-    stubDubbingEnv(media.url, 20);
-    vi.stubEnv('VOXPIPE_DUBBING_CONCURRENCY', '1');
-    server = await startTestServer();
-    client = new DubbingClient({ baseUrl: server.url, apiKey: TEST_API_KEY });
+    stack = await startDubbingStack({ '/v/ep.mp4': mp4File(10_000) }, { stepMs: 20, env: { VOXPIPE_DUBBING_CONCURRENCY: '1' } });
+    ({ media, client } = stack);
   });
-  afterAll(async () => {
-    vi.unstubAllEnvs();
-    await server.close();
-    await media.close();
-  });
+  afterAll(() => stack.close());
 
   it('works one job at a time (concurrency 1), the most urgent queued job next', async () => {
     const video = `${media.url}/v/ep.mp4`;

@@ -1,20 +1,20 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { validator as srtValidator } from 'srt-validator';
 import { WebVTTParser } from 'webvtt-parser';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DubbingClient, DubbingJobFailedError } from '../../../src/client/dubbing.js';
 import type { DubbingJobStatusName } from '../../../src/protocol/dubbing.js';
 import type { RunningServer } from '../../../src/server/app.js';
 import type { Synthesizer } from '../../../src/server/speech/synth/synthesizer.js';
 import { advanceDubbingJob, dubbingJobsAwaitingReview } from '../../../src/server/dubbing/admin.js';
 import { localS3Path } from '../../../src/server/dubbing/export-store.js';
-import { startTestServer, TEST_API_KEY } from '../../helpers/server.js';
-import { automatedJob, readWav, SEGMENTS, stubDubbingEnv, toneSynthesizer } from './harness.js';
-import { mp4File, mpegTsHead, startMediaServer, type MediaServer } from './media-fixtures.js';
+import { automatedJob, readWav, SEGMENTS, startDubbingStack, toneSynthesizer, type DubbingStack } from './harness.js';
+import { mp4File, mpegTsHead, type MediaServer } from './media-fixtures.js';
 
 const VIDEO_MS = 10_000;
 
 describe('dubbing workflow (AUTOMATED and MANAGED) over HTTP', () => {
+  let stack: DubbingStack;
   let media: MediaServer;
   let server: RunningServer;
   let client: DubbingClient;
@@ -22,22 +22,16 @@ describe('dubbing workflow (AUTOMATED and MANAGED) over HTTP', () => {
   const file = (uri: string): string => localS3Path(server.context.dataDir, uri);
 
   beforeAll(async () => {
-    media = await startMediaServer({
+    stack = await startDubbingStack({
       '/videos/ep1.mp4': mp4File(VIDEO_MS),
       '/src-bucket/late-moov.mp4': mp4File(VIDEO_MS, { moovAtEnd: true, mdatBytes: 300_000 }),
       '/videos/ep1.ts': mpegTsHead(),
     });
-    stubDubbingEnv(media.url, 0);
-    server = await startTestServer();
+    ({ media, server, client } = stack);
     builtin = server.context.synthesizer;
     server.context.synthesizer = toneSynthesizer;
-    client = new DubbingClient({ baseUrl: server.url, apiKey: TEST_API_KEY });
   });
-  afterAll(async () => {
-    vi.unstubAllEnvs();
-    await server.close();
-    await media.close();
-  });
+  afterAll(() => stack.close());
 
   it('delivers an AUTOMATED job: dubbed track fitted to the segments, SRT/WebVTT/transcript that validate', async () => {
     const { requestId } = await client.create(automatedJob(`${media.url}/videos/ep1.mp4`, 'auto'));
