@@ -4,9 +4,10 @@
  * at the start followed by bare samples, headers split across chunks, and input fed one byte at a time.
  *
  * After a data chunk of declared size ends, the next bytes are either a new `RIFF` header or a trailing chunk
- * (skipped). A data chunk of streaming size (0 or 0xFFFFFFFF) runs to the end, except that a block passed to
- * {@link WavChunkDecoder.push} which itself starts with a complete `RIFF…WAVE` header begins a new file:
- * with streaming sizes, per-chunk headers are only recognised at block boundaries.
+ * (skipped). A data chunk of streaming size (0 or 0xFFFFFFFF) runs to the end. In addition, a block passed to
+ * {@link WavChunkDecoder.push} that itself starts with a complete `RIFF…WAVE` header (at a sample boundary)
+ * always begins a new file, so per-chunk headers with streaming or wrong data sizes are still stripped when
+ * the chunks are pushed as they arrived; split at arbitrary points, such streams cannot be told apart.
  */
 import { SampleDecoder, type PcmChunk } from './pcm.js';
 import { DATA, fourcc, RIFF, scanWavHeader, WAVE, WavFormatError, type WavHeader } from './wav.js';
@@ -33,7 +34,7 @@ export class WavChunkDecoder {
   /** Decodes the next block of bytes; returns the PCM it completed (possibly none). Throws {@link WavFormatError}. */
   push(bytes: Uint8Array): PcmChunk[] {
     const out: PcmChunk[] = [];
-    if (this.state.kind === 'data' && this.state.remaining === Number.POSITIVE_INFINITY && startsWithWavHeader(bytes) && this.state.samples.pending === 0) {
+    if (this.state.kind === 'data' && this.state.samples.pending === 0 && startsWithWavHeader(bytes)) {
       this.state = { kind: 'header', buffered: [], size: 0 };
     }
     // A plain view: slicing a Node Buffer goes through its species constructor, several times slower.

@@ -6,13 +6,7 @@ import { pipe } from '../../../src/audio/transforms.js';
 import { decodeAudio } from '../../../src/server/audio-analysis/decode.js';
 import { InvalidArgumentError, InvalidAudioError } from '../../../src/errors.js';
 import { readOggPages } from './ogg-reader.js';
-import { concatInt16, db, rms, tone, toneAmplitude } from './signals.js';
-
-async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of source) out.push(item);
-  return out;
-}
+import { collect, concatInt16, db, fromItems, rms, tone, toneAmplitude } from './signals.js';
 
 async function* chunks(samples: Int16Array, rate: number, block: number): AsyncIterable<PcmChunk> {
   for (let i = 0; i < samples.length; i += block) yield { samples: samples.subarray(i, i + block), sampleRate: rate, channels: 1 };
@@ -46,7 +40,7 @@ describe('Opus 20 ms frames', () => {
     const packets = await collect(pipe(chunks(input, 48000, 1234), opusEncode({ backend })));
     expect(packets).toHaveLength(50);
     expect(packets.every((p) => opusPacketSamples48k(p) === 960)).toBe(true);
-    const decoded = concatInt16((await collect(pipe(chunks2(packets), opusDecode(48000, 1, { backend })))).map((c) => c.samples));
+    const decoded = concatInt16((await collect(pipe(fromItems(packets), opusDecode(48000, 1, { backend })))).map((c) => c.samples));
     expect(decoded.length).toBe(48000);
     const middle = decoded.subarray(9600, 38400);
     expect(Math.abs(db(toneAmplitude(middle, 1000, 48000), 12000))).toBeLessThan(1);
@@ -68,15 +62,11 @@ describe('Opus 20 ms frames', () => {
   });
 });
 
-async function* chunks2(packets: Uint8Array[]): AsyncIterable<Uint8Array> {
-  yield* packets;
-}
-
 describe('Ogg/Opus container', () => {
   it('muxes packets into a stream ogg-opus-decoder plays for the right duration, and demuxes back to the packets', async () => {
     const input = tone(700, 48000, 24000, 10000);
     const packets = await collect(pipe(chunks(input, 48000, 960), opusEncode()));
-    const ogg = Buffer.concat(await collect(pipe(chunks2(packets), oggOpusMux({ inputSampleRate: 24000 }))));
+    const ogg = Buffer.concat(await collect(pipe(fromItems(packets), oggOpusMux({ inputSampleRate: 24000 }))));
     const pages = readOggPages(ogg);
     expect(pages.every((p) => p.crcOk)).toBe(true);
     expect(pages.at(-1)?.flags).toBe(4);
@@ -84,7 +74,7 @@ describe('Ogg/Opus container', () => {
     expect(pages[0]?.body.readUInt32LE(12)).toBe(24000);
     const decoded = await decodeAudio(ogg);
     expect(decoded.durationSeconds).toBeCloseTo((24000 - 312) / 48000, 4);
-    const demuxed = await collect(pipe(chunks2([ogg.subarray(0, 100), ogg.subarray(100)]), oggDemux()));
+    const demuxed = await collect(pipe(fromItems([ogg.subarray(0, 100), ogg.subarray(100)]), oggDemux()));
     expect(demuxed).toEqual(packets);
   });
 

@@ -4,13 +4,7 @@ import { opusPacketSamples48k } from '../../../src/audio/opus-stream.js';
 import { planFormat, type AudioSink } from '../../../src/audio/planner.js';
 import { parseWavHeader } from '../../../src/audio/wav.js';
 import { InvalidArgumentError } from '../../../src/errors.js';
-import { tone } from './signals.js';
-
-async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of source) out.push(item);
-  return out;
-}
+import { collect, tone } from './signals.js';
 
 /** What the reference service sends for a plan's request: 0.5 s of a tone, in 100 ms chunks. */
 async function* serviceOutput(format: Parameters<typeof createAudioEncoder>[0]['format'], sampleRate: number): AsyncIterable<Uint8Array> {

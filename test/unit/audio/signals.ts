@@ -48,3 +48,15 @@ export function concatInt16(parts: readonly Int16Array[]): Int16Array {
   }
   return out;
 }
+
+/** Drains an async iterable into an array. */
+export async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of source) out.push(item);
+  return out;
+}
+
+/** An async iterable over `items`. */
+export async function* fromItems<T>(items: Iterable<T>): AsyncIterable<T> {
+  yield* items;
+}

@@ -20,17 +20,7 @@ import {
   wavToPcm,
 } from '../../../src/audio/transforms.js';
 import { parseWavHeader } from '../../../src/audio/wav.js';
-import { concatInt16, tone } from './signals.js';
-
-async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of source) out.push(item);
-  return out;
-}
-
-async function* from<T>(items: Iterable<T>): AsyncIterable<T> {
-  yield* items;
-}
+import { collect, concatInt16, fromItems as from, tone } from './signals.js';
 
 const SPEECH = tone(440, 48000, 48000 + 123, 10000);
 

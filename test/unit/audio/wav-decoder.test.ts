@@ -71,6 +71,15 @@ describe('WavChunkDecoder', () => {
     expect(Array.from(samplesOf(decodeBlocks([a, b])))).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it('strips per-chunk headers whose data size is wrong when chunks are pushed as they arrived', () => {
+    const wrong = (samples: Int16Array): Buffer => {
+      const wav = encodeWav(samples, 16000);
+      wav.writeUInt32LE(1_000_000, 40);
+      return wav;
+    };
+    expect(Array.from(samplesOf(decodeBlocks([wrong(Int16Array.of(1, 2)), wrong(Int16Array.of(3))])))).toEqual([1, 2, 3]);
+  });
+
   it('follows a change of rate between chunks', () => {
     const out = decodeBlocks([encodeWav(Int16Array.of(1, 2), 8000), encodeWav(Int16Array.of(3), 48000)]);
     expect(out.map((c) => [c.sampleRate, Array.from(c.samples)])).toEqual([
