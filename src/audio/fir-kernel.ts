@@ -130,22 +130,22 @@ function scratchOf(bytes: number): Scratch {
 let loadedBank: Float32Array | undefined;
 
 /**
- * Computes `count` outputs: output k is the dot product of `taps` coefficients of `bank` starting at byte
- * offset `index[2k]` with `history` starting at byte offset `index[2k + 1]`. `taps` must be a multiple of 8,
- * and every window must lie inside `history` (whose length is the first `historyLength` floats).
+ * Computes `count` outputs into `out` from index `outAt`: output k is the dot product of `taps` coefficients of
+ * `bank` starting at byte offset `index[2k]` with `history` starting at byte offset `index[2k + 1]`. `taps` must
+ * be a multiple of 8, and every window must lie inside `history`.
  */
-export function firDot(bank: Float32Array, history: Float32Array, historyLength: number, index: Int32Array, count: number, taps: number): Float32Array {
+export function firDot(bank: Float32Array, history: Float32Array, index: Int32Array, count: number, taps: number, out: Float32Array, outAt: number): void {
   // Layout, in 4-byte words: bank | history | index (2 per output) | outputs.
   const historyAt = bank.length;
-  const indexAt = historyAt + historyLength;
-  const outAt = indexAt + 2 * count;
-  const { wasm, floats, ints } = scratchOf((outAt + count) * 4);
+  const indexAt = historyAt + history.length;
+  const resultAt = indexAt + 2 * count;
+  const { wasm, floats, ints } = scratchOf((resultAt + count) * 4);
   if (loadedBank !== bank) {
     floats.set(bank, 0);
     loadedBank = bank;
   }
-  floats.set(history.subarray(0, historyLength), historyAt);
+  floats.set(history, historyAt);
   ints.set(index.subarray(0, 2 * count), indexAt);
-  wasm.fir(historyAt * 4, 0, outAt * 4, indexAt * 4, count, taps);
-  return floats.slice(outAt, outAt + count);
+  wasm.fir(historyAt * 4, 0, resultAt * 4, indexAt * 4, count, taps);
+  out.set(floats.subarray(resultAt, resultAt + count), outAt);
 }

@@ -7,6 +7,9 @@
 import { designLowpass, kaiserLength, type LowpassSpec } from './fir.js';
 import { firDot } from './fir-kernel.js';
 
+/** Outputs computed per kernel call. */
+const KERNEL_BLOCK = 4096;
+
 /** Stage of a resampling cascade: up by `up`, filter, down by `down`. */
 export class PolyphaseStage {
   readonly up: number;
@@ -24,8 +27,8 @@ export class PolyphaseStage {
   private readonly downWhole: number;
   private readonly downRest: number;
   private history: Float32Array;
-  /** Per output: byte offsets of its filter phase in the bank and of its window in the history; reused between calls. */
-  private index = new Int32Array(0);
+  /** Per output of a kernel block: byte offsets of its filter phase in the bank and of its window in the history. */
+  private readonly index = new Int32Array(2 * KERNEL_BLOCK);
   /** Valid samples in `history`. */
   private length = 0;
   /** Absolute input index of history[0]. */
@@ -109,28 +112,34 @@ export class PolyphaseStage {
     const count = Math.max(0, Math.min(limit, Math.ceil(((available - this.newest) * this.up - this.phase) / this.down)));
     const { up, downWhole, downRest, stride } = this;
     const span = this.tapsPerPhase - 1;
-    if (this.index.length < 2 * count) this.index = new Int32Array(2 * count);
-    const index = this.index;
-    const bankStep = stride * 4;
-    let phase = this.phase;
-    const firstByte = (this.newest - span - this.base) * 4;
-    const wholeStep = downWhole * 4;
-    let historyByte = firstByte;
-    for (let k = 0; k < 2 * count; k += 2) {
-      index[k] = phase * bankStep;
-      index[k + 1] = historyByte;
-      historyByte += wholeStep;
-      phase += downRest;
-      if (phase >= up) {
-        phase -= up;
-        historyByte += 4;
-      }
-    }
-    const newest = this.newest + (historyByte - firstByte) / 4;
+    const out = new Float32Array(count);
     // The zero taps that round a phase up to the SIMD width read just past the newest sample: keep them zero.
-    const readable = this.length + stride - this.tapsPerPhase;
-    this.history.fill(0, this.length, readable);
-    const out = count === 0 ? new Float32Array(0) : firDot(this.bank, this.history, readable, index, count, stride);
+    this.history.fill(0, this.length, this.length + stride - this.tapsPerPhase);
+    const bankStep = stride * 4;
+    const wholeStep = downWhole * 4;
+    let phase = this.phase;
+    let window = this.newest - span - this.base; // history offset of the next output's window
+    // At most KERNEL_BLOCK outputs per kernel call, so the kernel's scratch memory stays small for any input size.
+    for (let done = 0; done < count; done += KERNEL_BLOCK) {
+      const block = Math.min(KERNEL_BLOCK, count - done);
+      const first = window;
+      let historyByte = 0;
+      let lastByte = 0;
+      for (let k = 0; k < 2 * block; k += 2) {
+        this.index[k] = phase * bankStep;
+        this.index[k + 1] = historyByte;
+        lastByte = historyByte;
+        historyByte += wholeStep;
+        phase += downRest;
+        if (phase >= up) {
+          phase -= up;
+          historyByte += 4;
+        }
+      }
+      window = first + historyByte / 4;
+      firDot(this.bank, this.history.subarray(first, first + lastByte / 4 + stride), this.index, block, stride, out, done);
+    }
+    const newest = window + span + this.base;
     this.newest = newest;
     this.phase = phase;
     this.outputs += count;
