@@ -203,9 +203,9 @@ export class Turn {
       else this.#recorder.staleDropped();
       return;
     }
-    if (!this.accepting) return;
+    // A late isCancelled notice of a previous turn's other generations carries no audio: never ours.
+    if (!this.accepting || message.isCancelled) return;
     this.#generations.add(message.generationId);
-    if (message.isCancelled) return;
     let chunk: AudioChunk;
     try {
       chunk = toAudioChunk(this.id, message, receivedAt);

@@ -80,16 +80,24 @@ describe('SessionPool', () => {
     const { server: s, pool: p } = await setup({ minSize: 1, maxSize: 3, idleTimeoutMs: 1, healthCheckIntervalMs: 20 });
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const holders = [p.withSession(() => gate), p.withSession(() => gate), p.withSession(() => gate)];
-    await new Promise((r) => setTimeout(r, 10));
+    let started = 0;
+    let allStarted!: () => void;
+    const three = new Promise<void>((r) => (allStarted = r));
+    const hold = (): Promise<void> => {
+      if (++started === 3) allStarted();
+      return gate;
+    };
+    const holders = [p.withSession(hold), p.withSession(hold), p.withSession(hold)];
+    await three;
     expect(p.size).toBe(3);
     release();
     await Promise.all(holders);
-    const removed = new Promise<void>((resolve) => p.on('removed', () => p.size === 1 && resolve()));
-    await removed;
+    await new Promise<void>((resolve) => p.on('removed', () => p.size === 1 && resolve()));
     expect(p.size).toBe(1);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(s.received.filter((m) => m.action === 'ping').length).toBeGreaterThan(3);
+    const pings = (): number => s.received.filter((m) => m.action === 'ping').length;
+    const before = pings();
+    while (pings() < before + 2) await new Promise((r) => setTimeout(r, 10));
+    expect(p.size).toBe(1);
   });
 
   it('rejects waiters and new callers with pool_closed once closed', async () => {
