@@ -19,6 +19,7 @@ import { registerLive } from './live/register.js';
 import { registerOpenSocket } from './open/register.js';
 import { registerSpeech } from './speech/register.js';
 import { createSynthesizer, type SynthesizerEngine } from './speech/synth/index.js';
+import type { Synthesizer } from './speech/synth/synthesizer.js';
 import { openDatabase } from './store.js';
 import { registerUsage } from './usage/register.js';
 import { ConfigVoiceDirectory } from './voice-directory.js';
@@ -39,6 +40,8 @@ export interface ServerOptions {
   config?: ServiceConfig;
   /** Synthesis engine: `builtin` (deterministic), `espeak` (espeak-ng WASM), or `auto` (espeak when installed). Default `auto`. */
   engine?: SynthesizerEngine;
+  /** A synthesizer of your own (overrides `engine`): any engine producing 48 kHz mono PCM. */
+  synthesizer?: Synthesizer;
   logger?: Logger;
 }
 
@@ -73,7 +76,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     auth: new Authenticator(config, options.apiKeys ?? []),
     ws,
     dataDir,
-    synthesizer: await createSynthesizer(options.engine ?? 'auto', logger),
+    synthesizer: options.synthesizer ?? (await createSynthesizer(options.engine ?? 'auto', logger)),
     voices: new ConfigVoiceDirectory(config),
     meter: { open: () => ({ setModel() {}, close() {} }) },
     onClose: (fn) => closers.push(fn),
@@ -108,7 +111,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     app,
     close() {
       closing ??= (async () => {
-        ws.close();
+        await ws.close();
         for (const fn of closers.reverse()) await fn();
         await app.close();
         await context.synthesizer.close?.();

@@ -52,9 +52,20 @@ export class WebSocketRouter {
     rejectUpgrade(socket, 404);
   }
 
-  /** Closes every socket (code 1001, going away). */
-  close(): void {
-    for (const ws of this.#wss.clients) ws.close(1001, 'server shutting down');
+  /**
+   * Closes every socket (code 1001, going away) and resolves once all have closed, so their close handlers
+   * run while the rest of the server is still up; sockets that do not finish the closing handshake within
+   * `graceMs` are terminated.
+   */
+  async close(graceMs = 1000): Promise<void> {
+    const open = [...this.#wss.clients];
+    const closed = open.map((ws) => new Promise<void>((resolve) => (ws.readyState === ws.CLOSED ? resolve() : ws.once('close', () => resolve()))));
+    for (const ws of open) ws.close(1001, 'server shutting down');
+    const timer = setTimeout(() => {
+      for (const ws of open) ws.terminate();
+    }, graceMs);
+    await Promise.all(closed);
+    clearTimeout(timer);
     this.#wss.close();
   }
 }
