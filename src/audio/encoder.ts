@@ -164,6 +164,9 @@ function opusEncoder(inputRate: number, requestedRate: number, backend: AudioEnc
   let samples = 0; // input samples of this stream, at the codec rate
   let framesWritten = 0;
   const begin = (): void => {
+    // A new logical stream is decoded from a fresh decoder state, so it must start from a fresh encoder too.
+    codec?.close();
+    codec = undefined;
     framer = new Framer(codecRate / 50, (n) => new Int16Array(n));
     writer = new OggOpusWriter({ channels: 1, inputSampleRate: requestedRate, preSkip: OPUS_PRE_SKIP });
     samples = 0;

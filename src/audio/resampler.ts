@@ -20,7 +20,7 @@ export interface Resampler {
   readonly fromRate: number;
   readonly toRate: number;
   readonly channels: number;
-  /** Converts the next block (any length); returns the samples that became available. */
+  /** Converts the next block (any number of whole frames); returns the samples that became available. */
   process(input: Int16Array): Int16Array;
   /** Ends the stream: returns the tail so that n input frames gave ceil(n·to/from) output frames, then resets. */
   flush(): Int16Array;
@@ -93,6 +93,7 @@ class CascadeResampler implements Resampler {
   }
 
   process(input: Int16Array): Int16Array {
+    if (input.length % this.channels !== 0) throw new InvalidArgumentError(`${input.length} samples are not whole frames of ${this.channels} channels`);
     return this.run((stages, samples) => stages.reduce<Float32Array>((block, stage) => stage.process(block), samples), input);
   }
 

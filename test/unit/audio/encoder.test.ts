@@ -75,6 +75,30 @@ describe('createAudioEncoder: PCM formats', () => {
   });
 });
 
+describe('createAudioEncoder: input rate and reuse', () => {
+  it('takes PCM at another input rate', () => {
+    const input = tone(440, 24000, 24000, 12000);
+    const bytes = Buffer.concat(encodeAll(createAudioEncoder({ format: 'mulaw', sampleRate: 8000, inputRate: 24000 }), input));
+    expect(bytes.length).toBe(8000);
+    expect(Math.abs(db(toneAmplitude(decodeMulaw(bytes).subarray(800, 7200), 440, 8000), 12000))).toBeLessThan(0.2);
+  });
+
+  it.each(['mp3', 'opus', 'wav'] as const)('%s: a second stream after flush encodes like the first', async (format) => {
+    const encoder = createAudioEncoder({ format, sampleRate: 16000 });
+    const first = Buffer.concat(encodeAll(encoder));
+    const second = Buffer.concat(encodeAll(encoder));
+    if (format === 'opus') {
+      // Same audio from a fresh encoder, new logical stream: only the serial number and the CRCs differ.
+      const pagesOf = (bytes: Buffer) => readOggPages(bytes).map((page) => [page.flags, page.granule, page.sequence, page.body]);
+      expect(pagesOf(second)).toEqual(pagesOf(first));
+      expect(readOggPages(second)[0]?.serial).not.toBe(readOggPages(first)[0]?.serial);
+      expect((await decodeAudio(second)).durationSeconds).toBeCloseTo(1, 3);
+    } else {
+      expect(second).toEqual(first);
+    }
+  });
+});
+
 describe('createAudioEncoder: mp3', () => {
   it('maps 36 kHz to 44.1 kHz and keeps the MP3 rates', () => {
     expect(mp3RateFor(36000)).toBe(44100);

@@ -76,6 +76,10 @@ describe('createResampler', () => {
     expect(out.filter((_, i) => i % 2 === 1)).toEqual(run(48000, 16000, right));
   });
 
+  it('refuses a block that is not whole frames', () => {
+    expect(() => createResampler(48000, 16000, { channels: 2 }).process(new Int16Array(3))).toThrow(InvalidArgumentError);
+  });
+
   it('rejects bad rates', () => {
     expect(() => createResampler(0, 8000)).toThrow(InvalidArgumentError);
     expect(() => createResampler(8000, 44100.5)).toThrow(InvalidArgumentError);
