@@ -10,7 +10,7 @@
  * the chunks are pushed as they arrived; split at arbitrary points, such streams cannot be told apart.
  */
 import { SampleDecoder, type PcmChunk } from './pcm.js';
-import { DATA, fourcc, RIFF, scanWavHeader, WAVE, WavFormatError, type WavHeader } from './wav.js';
+import { fourcc, FOURCC_DATA, FOURCC_RIFF, FOURCC_WAVE, scanWavHeader, WavFormatError, type WavHeader } from './wav.js';
 
 /** Longest header (everything before the samples) the decoder buffers, in bytes. */
 export const WAV_MAX_HEADER_BYTES = 1 << 20;
@@ -93,12 +93,12 @@ export class WavChunkDecoder {
         if (padded && bytes[0] === 0) return this.restartBetween(state.header, bytes.subarray(1));
         if (bytes.length < 8) return EMPTY;
         const id = fourcc(bytes, 0);
-        if (id === RIFF) {
+        if (id === FOURCC_RIFF) {
           this.state = { kind: 'header', buffered: [], size: 0 };
           return bytes;
         }
         const size = new DataView(bytes.buffer, bytes.byteOffset, 8).getUint32(4, true);
-        if (id === DATA) {
+        if (id === FOURCC_DATA) {
           this.state = { kind: 'data', remaining: size, header: state.header, samples: new SampleDecoder(state.header) };
         } else {
           this.state = { kind: 'skip', remaining: size + (size & 1), header: state.header };
@@ -135,5 +135,5 @@ function joined(parts: Uint8Array[], size: number): Uint8Array {
 
 /** Whether `bytes` begins with `RIFF` ???? `WAVE`. */
 function startsWithWavHeader(bytes: Uint8Array): boolean {
-  return bytes.length >= 12 && fourcc(bytes, 0) === RIFF && fourcc(bytes, 8) === WAVE;
+  return bytes.length >= 12 && fourcc(bytes, 0) === FOURCC_RIFF && fourcc(bytes, 8) === FOURCC_WAVE;
 }

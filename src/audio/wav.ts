@@ -137,20 +137,20 @@ export function parseWavHeader(bytes: Uint8Array): WavHeader {
  */
 export function scanWavHeader(bytes: Uint8Array): WavHeader | undefined {
   if (!startsLikeRiff(bytes)) throw new WavFormatError('missing RIFF header');
-  if (bytes.length >= 12 && fourcc(bytes, 8) !== WAVE) throw new WavFormatError('missing WAVE form type');
+  if (bytes.length >= 12 && fourcc(bytes, 8) !== FOURCC_WAVE) throw new WavFormatError('missing WAVE form type');
   let header: WavHeader | undefined;
   let offset = 12;
   while (offset + 8 <= bytes.length) {
     const id = fourcc(bytes, offset);
     const size = fourcc(bytes, offset + 4);
     const body = offset + 8;
-    if (id === DATA) {
+    if (id === FOURCC_DATA) {
       if (!header) throw new WavFormatError('data chunk before fmt chunk');
       header.dataOffset = body;
       header.dataBytes = size === 0 || size === WAV_UNKNOWN_SIZE ? undefined : size;
       return header;
     }
-    if (id === FMT) {
+    if (id === FOURCC_FMT) {
       if (size < 16) throw new WavFormatError('fmt chunk too short');
       if (body + size > bytes.length) return undefined;
       header = readFmt(bytes, body, size);
@@ -162,7 +162,7 @@ export function scanWavHeader(bytes: Uint8Array): WavHeader | undefined {
 
 /** Whether `bytes` starts with (a prefix of) `RIFF`. */
 function startsLikeRiff(bytes: Uint8Array): boolean {
-  for (let i = 0; i < Math.min(4, bytes.length); i++) if (bytes[i] !== (RIFF >>> (8 * i)) % 256) return false;
+  for (let i = 0; i < Math.min(4, bytes.length); i++) if (bytes[i] !== (FOURCC_RIFF >>> (8 * i)) % 256) return false;
   return true;
 }
 
@@ -196,9 +196,10 @@ export function fourcc(bytes: Uint8Array, at: number): number {
 }
 
 /** {@link fourcc} of `RIFF`. */
-export const RIFF = 0x46464952;
+export const FOURCC_RIFF = 0x46464952;
 /** {@link fourcc} of `WAVE`. */
-export const WAVE = 0x45564157;
-const FMT = 0x20746d66;
+export const FOURCC_WAVE = 0x45564157;
+/** {@link fourcc} of `fmt `. */
+const FOURCC_FMT = 0x20746d66;
 /** {@link fourcc} of `data`. */
-export const DATA = 0x61746164;
+export const FOURCC_DATA = 0x61746164;
