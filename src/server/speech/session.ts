@@ -158,13 +158,18 @@ export class SpeechSession {
     }, ms);
   }
 
-  /** Flushes up to the last sentence end (or a long run) in the pending text. */
+  /** Flushes each complete sentence (or an over-long run) of the pending text as its own generation. */
   #flushSentences(): void {
+    while (this.#flushOneSentence());
+  }
+
+  #flushOneSentence(): boolean {
     const all = this.#pending.map((s) => s.text).join('');
-    let cut = -1;
-    for (const m of all.matchAll(SENTENCE_END)) cut = m.index + m[0].length;
-    if (cut < 0 && all.length >= SESSION_LIMITS.maxGenerationChars) cut = Math.max(all.lastIndexOf(' '), 1);
-    if (cut <= 0) return;
+    SENTENCE_END.lastIndex = 0;
+    const m = SENTENCE_END.exec(all);
+    let cut = m ? m.index + m[0].length : -1;
+    if (cut < 0 && all.length >= SESSION_LIMITS.maxGenerationChars) cut = Math.max(all.lastIndexOf(' ', SESSION_LIMITS.maxGenerationChars), 1);
+    if (cut <= 0) return false;
     const head: SpokenSegment[] = [];
     let left = cut;
     while (left > 0 && this.#pending.length > 0) {
@@ -180,8 +185,9 @@ export class SpeechSession {
       }
     }
     this.#pendingChars -= cut;
-    this.#startGeneration(head);
+    if (head.some((seg) => seg.text.trim() !== '')) this.#startGeneration(head);
     if (this.#pendingChars === 0 && this.#scanner.pending === '') this.#clearTimer();
+    return true;
   }
 
   /** Flushes the first `count` pending segments (all of them by default) into a generation. */
