@@ -125,6 +125,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
 /** Some clients send JSON as `text/plain` or with no content type: parse any body as JSON when it looks like JSON. */
 function acceptJsonWhateverContentType(app: FastifyInstance): void {
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body: Buffer, done) => {
     const text = body.toString('utf8').trim();
     if (text.startsWith('{') || text.startsWith('[')) {

@@ -63,7 +63,10 @@ export function registerSpeech(app: FastifyInstance, ctx: ServerContext): void {
     const s = settings.settings;
     const segments = speakText(body.targetText, s, account.id, ctx);
     const controller = new AbortController();
-    req.raw.once('close', () => controller.abort());
+    // The client went away before the audio was ready: stop synthesizing.
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) controller.abort();
+    });
     // WAV is sent as one file with one header: render raw samples and wrap them.
     const renderSettings = s.format === 'wav' ? { ...s, format: 's16le' as const } : s;
     const parts: Buffer[] = [];
