@@ -1,0 +1,267 @@
+/**
+ * SpeechSession, pipeline and pool against the reference server over real sockets: LLM-like token streams
+ * (one character at a time, tags and emoji split anywhere), multi-turn, barge-in at random points, pool
+ * reuse and replacement, reconnect, and metrics.
+ */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../../src/server/app.js';
+import { SessionPool } from '../../../src/client/pool.js';
+import { SpeechSession, type SpeechSessionOptions } from '../../../src/client/speech-session.js';
+import { TURN_CHANNEL, type TurnMetrics } from '../../../src/client/speech/turn-metrics.js';
+import { pipeTokens, speak } from '../../../src/pipeline/speak.js';
+import type { StreamConfig } from '../../../src/protocol/speech.js';
+import { VoxpipeError } from '../../../src/errors.js';
+import { TEST_API_KEY, startTestServer, wsBase } from '../../helpers/server.js';
+import { collect, rng } from '../../unit/client/test-utils.js';
+
+const CONFIG: StreamConfig = { model: 'dd-etts-3.3', format: 's16le', sampleRate: 16000, realtime: false, firstAudioTimeout: 5 };
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+function connect(options: Partial<SpeechSessionOptions> = {}): Promise<SpeechSession> {
+  return SpeechSession.connect({ baseUrl: wsBase(server), apiKey: TEST_API_KEY, config: CONFIG, ...options });
+}
+
+
+/** Yields `text` in pieces of 1..maxLen UTF-16 units (surrogate pairs and tags split anywhere), with 0-1 ms pauses. */
+async function* llmTokens(text: string, random: () => number, maxLen = 1): AsyncGenerator<string> {
+  for (let i = 0; i < text.length; ) {
+    const len = 1 + Math.floor(random() * maxLen);
+    yield text.slice(i, i + len);
+    i += len;
+    if (random() < 0.3) await new Promise((r) => setTimeout(r, random() < 0.5 ? 0 : 1));
+  }
+}
+
+
+function killServerSockets(): void {
+  for (const ws of server.context.ws.clients) ws.terminate();
+}
+
+const TAGGED = 'Hello there! <config locale="es-ES"/>Hola, ¿qué tal? [happy] Muy bien 👩🏽‍🚀 gracias.</config> [default]Back to normal 🇫🇷 now.';
+
+describe('token pipeline against the reference server', () => {
+  it('never splits a tag or a grapheme cluster, whatever the token boundaries', async () => {
+    const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+    for (let seed = 1; seed <= 20; seed++) {
+      const frames: string[] = [];
+      for await (const frame of speak(llmTokens(TAGGED, rng(seed), 4), { windowMs: 1, config: { acceptEmojis: true } })) frames.push(frame.text);
+      expect(frames.join('')).toBe(TAGGED);
+      const whole = [...graphemes.segment(TAGGED)].map((g) => g.index);
+      let offset = 0;
+      for (const text of frames) {
+        expect(whole).toContain(offset);
+        const before = TAGGED.slice(0, offset);
+        expect((before.match(/</g) ?? []).length).toBe((before.match(/>/g) ?? []).length);
+        expect((before.match(/\[/g) ?? []).length).toBe((before.match(/]/g) ?? []).length);
+        offset += text.length;
+      }
+    }
+  });
+
+  it('speaks a one-character-at-a-time stream with tags and emoji, reporting the voice state of each piece', async () => {
+    const session = await connect({ config: { ...CONFIG, acceptEmojis: true } });
+    try {
+      const turn = session.turn();
+      const writing = pipeTokens(turn, llmTokens(TAGGED, rng(7)), { config: session.config });
+      const chunks = await collect(turn.audio());
+      const summary = await writing;
+      const metrics = await turn.done;
+      expect(chunks.at(-1)?.isFinal).toBe(true);
+      expect(chunks.filter((c) => c.isFinal)).toHaveLength(1);
+      expect(metrics.outcome).toBe('final');
+      expect(metrics.audioMs).toBeGreaterThan(500);
+      expect(summary.characters).toBe(TAGGED.length);
+      const spoken = summary.segments.map((s) => s.text).join('');
+      expect(spoken).not.toContain('<config');
+      expect(spoken).not.toContain('[happy]');
+      const spanish = summary.segments.find((s) => s.text.includes('Hola'));
+      expect(spanish?.state.locale).toBe('es-ES');
+      expect(summary.segments.find((s) => s.text.includes('Muy'))?.state.emotion).toBe('happy');
+      expect(summary.segments.find((s) => s.text.includes('now'))?.state.locale).toBe('fr-FR');
+      expect(metrics.ttfaFromFirstTokenMs).toBeGreaterThanOrEqual(metrics.ttfaFromFirstTextMs ?? Infinity);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('runs many turns on one session, each with its own generations', async () => {
+    const session = await connect();
+    try {
+      const seen = new Set<string>();
+      for (let i = 0; i < 4; i++) {
+        const turn = session.turn();
+        const writing = pipeTokens(turn, llmTokens(`Turn number ${i}. Still going, with a second clause.`, rng(i), 3));
+        const chunks = await collect(turn.audio());
+        await writing;
+        const ids = new Set(chunks.map((c) => c.generationId));
+        for (const id of ids) expect(seen.has(id)).toBe(false);
+        for (const id of ids) seen.add(id);
+        expect(chunks.at(-1)?.isFinal).toBe(true);
+        const metrics = await turn.done;
+        expect(metrics.turnId).toBe(i + 1);
+      }
+    } finally {
+      await session.close();
+    }
+  });
+});
+
+describe('barge-in against the reference server', () => {
+  it('delivers no chunk after cancel at random points and keeps the session usable', async () => {
+    const session = await connect({ config: { ...CONFIG, realtime: true } });
+    const random = rng(42);
+    let cancelledRounds = 0;
+    try {
+      for (let round = 0; round < 8; round++) {
+        const turn = session.turn();
+        const writing = pipeTokens(turn, llmTokens('This is a long answer that keeps going. '.repeat(6), random, 5));
+        const stopAfter = Math.floor(random() * 4);
+        let cancelled = false;
+        let late = 0;
+        let seen = 0;
+        const useDelay = random() < 0.5;
+        if (useDelay) setTimeout(() => void ((cancelled = true), turn.cancel()), 5 + Math.floor(random() * 40));
+        for await (const chunk of turn.audio()) {
+          if (cancelled) late++;
+          expect(chunk.turnId).toBe(turn.id);
+          if (!useDelay && ++seen > stopAfter) {
+            cancelled = true;
+            const result = await turn.cancel();
+            expect(result.acknowledged).toBe(true);
+          }
+        }
+        await writing;
+        const metrics = await turn.done;
+        expect(late).toBe(0);
+        if (metrics.outcome === 'cancelled') {
+          cancelledRounds++;
+          expect(metrics.cancelAckMs).toBeGreaterThanOrEqual(0);
+          expect(metrics.timeToSilenceMs).toBeLessThan(metrics.cancelAckMs ?? Infinity);
+        }
+      }
+      expect(cancelledRounds).toBeGreaterThanOrEqual(6);
+      const after = session.turn();
+      after.write('Still here.');
+      after.end();
+      const chunks = await collect(after.audio());
+      expect(chunks.at(-1)?.isFinal).toBe(true);
+      expect(chunks.every((c) => c.turnId === after.id)).toBe(true);
+    } finally {
+      await session.close();
+    }
+  });
+});
+
+describe('connection loss against the reference server', () => {
+  it('reconnects between turns with a new connection and the same config', async () => {
+    const session = await connect({ reconnect: { baseDelayMs: 10, maxDelayMs: 50 } });
+    try {
+      const before = session.connectionId;
+      const reconnected = new Promise((r) => session.once('connected', r));
+      killServerSockets();
+      await reconnected;
+      expect(session.connectionId).toBeDefined();
+      expect(session.connectionId).not.toBe(before);
+      const turn = session.turn();
+      turn.write('After the reconnect.');
+      turn.end();
+      expect((await collect(turn.audio())).at(-1)?.isFinal).toBe(true);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('fails a turn with connection_closed when the socket drops mid-turn', async () => {
+    const session = await connect({ config: { ...CONFIG, realtime: true }, reconnect: false });
+    try {
+      const turn = session.turn();
+      turn.write('A sentence long enough to still be speaking when the socket dies. '.repeat(3));
+      turn.end();
+      let error: unknown;
+      try {
+        for await (const _ of turn.audio()) session.terminateSocket();
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(VoxpipeError);
+      expect((error as VoxpipeError).code).toBe('connection_closed');
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('refuses a bad key at the handshake', async () => {
+    await expect(SpeechSession.connect({ baseUrl: wsBase(server), apiKey: 'dd-00000000000000000000000000000000', config: CONFIG })).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('reports a model the account cannot use as a session error at connect', async () => {
+    await expect(connect({ config: { ...CONFIG, model: 'no-such-model' } })).rejects.toMatchObject({
+      code: 'session_error',
+      message: 'queue route not found for model: no-such-model',
+    });
+  });
+});
+
+describe('session pool against the reference server', () => {
+  it('reuses a warm session and replaces one whose socket was killed', async () => {
+    const pool = await SessionPool.create({ baseUrl: wsBase(server), apiKey: TEST_API_KEY, config: CONFIG, minSize: 1, maxSize: 2, reconnect: false, healthCheckIntervalMs: 0 });
+    try {
+      const speakOnce = async (session: SpeechSession): Promise<string | undefined> => {
+        const turn = session.turn();
+        turn.write('Pooled.');
+        turn.end();
+        await collect(turn.audio());
+        return session.connectionId;
+      };
+      const a = await pool.withSession(speakOnce);
+      const b = await pool.withSession(speakOnce);
+      expect(b).toBe(a);
+      const replaced = new Promise((r) => pool.once('created', r));
+      killServerSockets();
+      await replaced;
+      const c = await pool.withSession(speakOnce);
+      expect(c).not.toBe(a);
+      expect(pool.size).toBe(1);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe('metrics against the reference server', () => {
+  it('publishes sane per-turn metrics on the diagnostics channel', async () => {
+    const session = await connect();
+    const published: TurnMetrics[] = [];
+    const listener = (m: unknown): void => void published.push(m as TurnMetrics);
+    subscribe(TURN_CHANNEL, listener);
+    try {
+      const turn = session.turn();
+      pipeTokens(turn, llmTokens('Metrics should be sane. They measure time and audio.', rng(3), 4)).catch(() => {});
+      const chunks = await collect(turn.audio());
+      const metrics = await turn.done;
+      const bytes = chunks.reduce((n, c) => n + c.data.length, 0);
+      expect(published).toContainEqual(metrics);
+      expect(metrics.audioBytes).toBe(bytes);
+      expect(metrics.audioMs).toBeCloseTo(bytes / 32, 6);
+      expect(metrics.ttfaFromFirstTextMs).toBeGreaterThan(0);
+      expect(metrics.ttfaFromFirstTextMs).toBeLessThan(metrics.wallMs);
+      expect(metrics.endToFinalMs).toBeGreaterThanOrEqual(0);
+      expect(metrics.chunkCount).toBe(chunks.length);
+      expect(metrics.generationCount).toBeGreaterThanOrEqual(1);
+      expect(metrics.realtimeFactor).toBeGreaterThan(1);
+      expect(metrics.maxChunkGapMs).toBeGreaterThanOrEqual(metrics.avgChunkGapMs ?? Infinity);
+      expect(metrics.cancelAckMs).toBeUndefined();
+    } finally {
+      unsubscribe(TURN_CHANNEL, listener);
+      await session.close();
+    }
+  });
+});
