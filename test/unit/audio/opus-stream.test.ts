@@ -47,6 +47,23 @@ describe('Opus 20 ms frames', () => {
     expect(Math.abs(db(rms(middle), 12000 / Math.SQRT2))).toBeLessThan(1);
   });
 
+  it('keeps the two channels of a stereo stream apart', async () => {
+    const left = tone(500, 48000, 9600, 10000);
+    const right = tone(1500, 48000, 9600, 10000);
+    const stereo = new Int16Array(2 * 9600);
+    for (let i = 0; i < 9600; i++) {
+      stereo[2 * i] = left[i] as number;
+      stereo[2 * i + 1] = right[i] as number;
+    }
+    async function* source(): AsyncIterable<PcmChunk> {
+      yield { samples: stereo, sampleRate: 48000, channels: 2 };
+    }
+    const decoded = concatInt16((await collect(pipe(pipe(source(), opusEncode({ bitrate: 128000 })), opusDecode(48000, 2)))).map((c) => c.samples));
+    const channel = (c: number): Int16Array => decoded.filter((_, i) => i % 2 === c).subarray(2400, 7200);
+    expect(db(toneAmplitude(channel(0), 500, 48000), toneAmplitude(channel(0), 1500, 48000))).toBeGreaterThan(30);
+    expect(db(toneAmplitude(channel(1), 1500, 48000), toneAmplitude(channel(1), 500, 48000))).toBeGreaterThan(30);
+  });
+
   it('encodes at 16 kHz with 320-sample frames and pads the last one', async () => {
     const packets = await collect(pipe(chunks(tone(500, 16000, 16000 + 10), 16000, 320), opusEncode()));
     expect(packets).toHaveLength(51);

@@ -132,6 +132,52 @@ describe('transforms', () => {
 });
 
 describe('toNodeStream', () => {
+  it.each([
+    ['paused at a yield', 0],
+    ['waiting for input', 20],
+  ])('stops the transform when destroyed while it is %s', async (_state, delayMs) => {
+    let closed = false;
+    const duplex = toNodeStream(async function* (source: AsyncIterable<Uint8Array>) {
+      try {
+        for await (const bytes of source) yield bytes;
+      } finally {
+        closed = true;
+      }
+    });
+    duplex.write(Uint8Array.of(1));
+    await new Promise((resolve) => duplex.once('data', resolve));
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    const gone = new Promise((resolve) => duplex.once('close', resolve));
+    duplex.destroy();
+    await gone;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toBe(true);
+  });
+
+  it('takes one input at a time (the write callback waits for the transform) and reports its errors', async () => {
+    const taken: number[] = [];
+    const duplex = toNodeStream(async function* (source: AsyncIterable<number>) {
+      for await (const n of source) {
+        if (n === 3) throw new Error('bad input');
+        yield n;
+      }
+    });
+    const failed = new Promise<Error>((resolve) => duplex.once('error', resolve));
+    duplex.write(1, () => taken.push(1));
+    duplex.write(2, () => taken.push(2));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(taken).toEqual([]); // pull-driven: nothing runs before someone reads
+    expect(duplex.read()).toBeNull();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(taken).toEqual([1]); // the second waits until the reader makes room
+    expect(duplex.read()).toBe(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(taken).toEqual([1, 2]);
+    duplex.resume();
+    duplex.write(3);
+    expect((await failed).message).toBe('bad input');
+  });
+
   it('runs a transform chain inside stream.pipeline', async () => {
     const received: Buffer[] = [];
     await pipeline(

@@ -80,6 +80,12 @@ describe('WavChunkDecoder', () => {
     expect(Array.from(samplesOf(decodeBlocks([wrong(Int16Array.of(1, 2)), wrong(Int16Array.of(3))])))).toEqual([1, 2, 3]);
   });
 
+  it('reads interleaved stereo', () => {
+    const out = decodeBlocks(oneByteAtATime(encodeWav(Int16Array.of(1, -1, 2, -2, 3, -3), 44100, 2)));
+    expect(out.every((c) => c.channels === 2 && c.sampleRate === 44100)).toBe(true);
+    expect(Array.from(samplesOf(out))).toEqual([1, -1, 2, -2, 3, -3]);
+  });
+
   it('follows a change of rate between chunks', () => {
     const out = decodeBlocks([encodeWav(Int16Array.of(1, 2), 8000), encodeWav(Int16Array.of(3), 48000)]);
     expect(out.map((c) => [c.sampleRate, Array.from(c.samples)])).toEqual([
