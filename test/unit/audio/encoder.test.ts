@@ -142,6 +142,15 @@ describe('createAudioEncoder: opus', () => {
     expect(Math.abs(db(toneAmplitude(middle, 440, 48000), 12000 / 32768))).toBeLessThan(1);
   });
 
+  it.each([8000, 16000, 48000])('at %i Hz the pre-skip lines the decoded audio up with the input', async (rate) => {
+    const pcm = new Int16Array(48000);
+    pcm.set(tone(1000, 48000, 24000, 10000), 24000); // silence, then a tone from 0.5 s
+    const encoder = createAudioEncoder({ format: 'opus', sampleRate: rate });
+    const decoded = await decodeAudio(Buffer.concat([...encoder.encode(pcm), ...encoder.flush()]));
+    const onset = decoded.samples.findIndex((v) => Math.abs(v) > 0.05);
+    expect(Math.abs(onset - 24000)).toBeLessThan(24); // within 0.5 ms
+  });
+
   it('starts a new logical stream after flush', () => {
     const encoder = createAudioEncoder({ format: 'opus', sampleRate: 48000 });
     const first = readOggPages(Buffer.concat(encodeAll(encoder)));
