@@ -41,11 +41,6 @@ export function pipe(source: AsyncIterable<unknown>, ...transforms: Array<AudioT
   return transforms.reduce((stream, transform) => transform(stream), source);
 }
 
-/** Composes transforms into one (left to right). */
-export function compose<A, B, C>(t1: AudioTransform<A, B>, t2: AudioTransform<B, C>): AudioTransform<A, C> {
-  return (source) => t2(t1(source));
-}
-
 /** WAV bytes (a header per chunk, one header, or split headers) to PCM. See {@link WavChunkDecoder}. */
 export function wavToPcm(): AudioTransform<Uint8Array, PcmChunk> {
   return async function* (source) {

@@ -93,6 +93,8 @@ describe('Ogg/Opus container', () => {
     expect(decoded.durationSeconds).toBeCloseTo((24000 - 312) / 48000, 4);
     const demuxed = await collect(pipe(fromItems([ogg.subarray(0, 100), ogg.subarray(100)]), oggDemux()));
     expect(demuxed).toEqual(packets);
+    const byteAtATime = await collect(pipe(fromItems(Array.from(ogg, (b) => Uint8Array.of(b))), oggDemux()));
+    expect(byteAtATime).toEqual(packets);
   });
 
   it('surfaces a source error through the demuxer', async () => {
