@@ -21,7 +21,7 @@ export interface AudioEncoder {
   readonly format: OutputFormat;
   /** Sample rate the output declares (for `mp3` at 36000 Hz this is 44100, see {@link mp3RateFor}). */
   readonly sampleRate: number;
-  /** Encodes the next block of input PCM; returns the bytes completed so far (possibly none). */
+  /** Encodes the next block of input PCM; returns the bytes it completed (at most one chunk; none while too little has arrived). */
   encode(pcm48k: Int16Array): Buffer[];
   /** Ends the stream and returns its last bytes; the next `encode` starts a new stream. */
   flush(): Buffer[];
@@ -186,7 +186,8 @@ function opusEncoder(inputRate: number, requestedRate: number, backend: AudioEnc
       samples += resampled.length;
       const frames = framer.push(resampled);
       framesWritten += frames.length;
-      return frames.length === 0 ? [] : writer.write(encodeFrames(frames), frameSamples48k);
+      // One chunk per call: the header pages travel with the first audio page.
+      return frames.length === 0 ? [] : [Buffer.concat(writer.write(encodeFrames(frames), frameSamples48k))];
     },
     flush() {
       const tail = resampler.flush();

@@ -68,6 +68,16 @@ describe('createAudioEncoder: PCM formats', () => {
     expect(Math.abs(db(level, 12000))).toBeLessThan(0.2);
   });
 
+  it('returns at most one chunk per call, for every format', () => {
+    for (const format of ['wav', 's16le', 'mulaw', 'mp3', 'opus'] as const) {
+      const encoder = createAudioEncoder({ format, sampleRate: 24000 });
+      const counts = [];
+      for (let i = 0; i < SECOND.length; i += 4800) counts.push(encoder.encode(SECOND.subarray(i, i + 4800)).length);
+      counts.push(encoder.flush().length);
+      expect(Math.max(...counts), format).toBe(1);
+    }
+  });
+
   it('returns nothing for an empty stream', () => {
     for (const format of ['wav', 's16le', 'mulaw', 'mp3', 'opus'] as const) {
       expect(createAudioEncoder({ format, sampleRate: 16000 }).flush()).toEqual([]);
