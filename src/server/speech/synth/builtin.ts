@@ -122,51 +122,62 @@ export class BuiltinSynthesizer implements Synthesizer {
     const total = chars.length;
     let phase = 0;
     let lastNoise = 0;
-    let block: number[] = [];
+    // Blocks are flushed at letter boundaries: the first as soon as one letter is ready (lowest first-audio
+    // latency), later ones at word ends or every ~100 ms, so no block hogs the event loop.
+    const block = new Float32Array(RATE);
+    let fill = 0;
+    let first = true;
     for (let index = 0; index < total; index++) {
       if (signal?.aborted) return;
       const ch = chars[index] as string;
       const pause = pauseFactor(ch);
       const n = perChar * (pause ?? 1);
+      if (fill + n > block.length) {
+        yield toInt16(block, fill);
+        fill = 0;
+        first = false;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (signal?.aborted) return;
+      }
       if (pause !== undefined) {
-        for (let i = 0; i < n; i++) block.push(0);
+        block.fill(0, fill, fill + n);
+        fill += n;
       } else {
         const sound = soundOf(ch);
         resonators.forEach((r, k) => r.set((sound.formants[k] ?? 1000) * formantScale, 60 + 40 * k));
         // Declination across the text plus a small rise on the last word of a question.
         const progress = index / total;
         const question = text.trimEnd().endsWith('?') && progress > 0.8 ? 1.15 : 1;
-        const f0 = basePitch * (1.06 - 0.12 * progress) * question;
+        const step = (basePitch * (1.06 - 0.12 * progress) * question) / RATE;
+        const [r1, r2, r3] = resonators;
         for (let i = 0; i < n; i++) {
           const envelope = Math.min(1, i / 240, (n - i) / 240); // 5 ms fades: no clicks between letters
-          phase += f0 / RATE;
+          phase += step;
           let source = 0;
           if (phase >= 1) {
             phase -= 1;
-            source = sound.voiced;
+            source = sound.voiced * 8;
           }
           const white = noise();
           const hiss = (white - lastNoise) * sound.noise; // first difference: a high-passed hiss
           lastNoise = white;
-          let y = source * 8;
-          for (const r of resonators) y = r.step(y);
-          block.push((y * 0.6 + hiss) * envelope * gain);
+          block[fill++] = (r3.step(r2.step(r1.step(source))) * 0.6 + hiss) * envelope * gain;
         }
       }
-      // One block per word (or every 100 ms), so the first audio leaves early.
       const wordEnd = pause !== undefined || index === total - 1;
-      if ((wordEnd && block.length > 0) || block.length >= RATE / 10) {
-        yield toInt16(block);
-        block = [];
+      if (fill > 0 && (first || wordEnd || fill >= RATE / 10)) {
+        yield toInt16(block, fill);
+        fill = 0;
+        first = false;
         await new Promise<void>((resolve) => setImmediate(resolve)); // let sockets and timers run
       }
     }
-    if (block.length > 0 && !signal?.aborted) yield toInt16(block);
+    if (fill > 0 && !signal?.aborted) yield toInt16(block, fill);
   }
 }
 
-function toInt16(samples: number[]): Int16Array {
-  const out = new Int16Array(samples.length);
-  for (let i = 0; i < samples.length; i++) out[i] = Math.max(-32768, Math.min(32767, Math.round((samples[i] ?? 0) * 32767)));
+function toInt16(samples: Float32Array, length: number): Int16Array {
+  const out = new Int16Array(length);
+  for (let i = 0; i < length; i++) out[i] = Math.max(-32768, Math.min(32767, Math.round((samples[i] as number) * 32767)));
   return out;
 }
