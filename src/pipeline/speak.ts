@@ -23,20 +23,23 @@ export interface SpeakOptions extends Omit<CoalescerOptions, 'initialState' | 'a
   config?: Pick<StreamConfig, 'locale' | 'voicePromptId' | 'targetGender' | 'acceptEmojis'> | undefined;
   /** Stops reading tokens; the iteration throws {@link AbortError}. */
   signal?: AbortSignal | undefined;
+  /** Stops reading tokens quietly once this settles (`pipeTokens` passes the turn's `done`). */
+  until?: Promise<unknown> | undefined;
   /** Called with `performance.now()` when the first token arrives (for time-to-first-audio from the first token). */
   onFirstToken?: ((at: number) => void) | undefined;
 }
 
 const TIMER = Symbol('timer');
 const ABORTED = Symbol('aborted');
+const STOPPED = Symbol('stopped');
 
 /**
  * Reads `source` and yields frames: the first text at once, later text coalesced on clause/word boundaries
- * within `windowMs`, everything flushed at the end. Leaving the loop early, or the signal, stops reading
- * `source` (its iterator's `return()` is called, which closes an SDK's HTTP stream).
+ * within `windowMs`, everything flushed at the end. Leaving the loop early, the signal, or `until` settling
+ * stops reading `source` (its iterator's `return()` is called, which closes an SDK's HTTP stream).
  */
 export async function* speak(source: TokenSource, options: SpeakOptions = {}): AsyncGenerator<SpeakFrame, void, undefined> {
-  const { signal } = options;
+  const { signal, until } = options;
   if (signal?.aborted) throw new AbortError();
   const coalescer = new FrameCoalescer({
     ...options,
@@ -45,29 +48,45 @@ export async function* speak(source: TokenSource, options: SpeakOptions = {}): A
   });
   const tokens = tokenIterator(source);
   let onAbort: (() => void) | undefined;
-  const aborted = signal
-    ? new Promise<typeof ABORTED>((resolve) => {
-        onAbort = () => resolve(ABORTED);
-        signal.addEventListener('abort', onAbort, { once: true });
-      })
-    : undefined;
+  let stopped = false;
+  const interrupted =
+    signal || until
+      ? new Promise<typeof ABORTED | typeof STOPPED>((resolve) => {
+          if (signal) {
+            onAbort = () => resolve(ABORTED);
+            signal.addEventListener('abort', onAbort, { once: true });
+          }
+          const stop = (): void => {
+            stopped = true;
+            resolve(STOPPED);
+          };
+          until?.then(stop, stop);
+        })
+      : undefined;
   let next: Promise<IteratorResult<TokenStreamItem>> | IteratorResult<TokenStreamItem> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let done = false;
   let first = true;
   try {
     for (;;) {
+      if (signal?.aborted) throw new AbortError();
+      if (stopped) return;
       next ??= tokens.next();
       const deadline = coalescer.deadline;
-      const racers: Array<Promise<IteratorResult<TokenStreamItem> | typeof TIMER | typeof ABORTED> | IteratorResult<TokenStreamItem>> = [next];
-      if (aborted) racers.push(aborted);
-      if (deadline !== undefined) {
-        const waitMs = deadline - performance.now();
-        racers.push(waitMs <= 0 ? Promise.resolve(TIMER) : new Promise((resolve) => (timer = setTimeout(resolve, waitMs, TIMER))));
+      let result: IteratorResult<TokenStreamItem> | typeof TIMER | typeof ABORTED | typeof STOPPED;
+      if (!(next instanceof Promise) && deadline === undefined) result = next;
+      else {
+        const racers: Array<Promise<IteratorResult<TokenStreamItem> | typeof TIMER | typeof ABORTED | typeof STOPPED> | IteratorResult<TokenStreamItem>> = [next];
+        if (interrupted) racers.push(interrupted);
+        if (deadline !== undefined) {
+          const waitMs = deadline - performance.now();
+          racers.push(waitMs <= 0 ? Promise.resolve(TIMER) : new Promise((resolve) => (timer = setTimeout(resolve, waitMs, TIMER))));
+        }
+        result = await Promise.race(racers);
+        clearTimeout(timer);
       }
-      const result = racers.length === 1 ? await next : await Promise.race(racers);
-      clearTimeout(timer);
       if (result === ABORTED) throw new AbortError();
+      if (result === STOPPED) return;
       const now = performance.now();
       if (result === TIMER) {
         yield* coalescer.due(now);
@@ -114,16 +133,10 @@ export interface PipeSummary {
  */
 export async function pipeTokens(turn: Turn, source: TokenSource, options: SpeakOptions = {}): Promise<PipeSummary> {
   const summary: PipeSummary = { frames: 0, characters: 0, segments: [] };
-  const stop = new AbortController();
-  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
-  void turn.done.then(
-    () => stop.abort(),
-    () => stop.abort(),
-  );
   try {
     for await (const frame of speak(source, {
       ...options,
-      signal,
+      until: turn.done,
       onFirstToken: (at) => {
         turn.markFirstToken(at);
         options.onFirstToken?.(at);
@@ -136,7 +149,6 @@ export async function pipeTokens(turn: Turn, source: TokenSource, options: Speak
       mergeSegments(summary.segments, frame.segments);
     }
   } catch (error) {
-    if (stop.signal.aborted && !options.signal?.aborted) return summary;
     await turn.cancel();
     throw error;
   }
