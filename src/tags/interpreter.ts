@@ -9,7 +9,9 @@
  * (an unknown flag stays text), the neutral face returns to the base voice, an emoji bound to one of the
  * voice's emotions switches to it, any other emoji stays text.
  */
+import { emojiKey } from './emoji.js';
 import type { ScanEvent } from './scanner.js';
+import { normalizeEmotionName } from './syntax.js';
 
 /** How a piece of text is spoken. `emotion` is the active emotion's name, undefined for the base voice. */
 export interface VoiceState {
@@ -46,12 +48,14 @@ const RESET_NAMES = new Set(['default', 'normal']);
  * every voice, and `emoji` binds emoji to those names.
  */
 export function openEmotionCatalog(names: readonly string[], emoji: Readonly<Record<string, string>> = {}): EmotionCatalog {
-  const known = new Set(names.map((n) => n.trim().toLowerCase()));
+  const known = new Set(names.map(normalizeEmotionName));
+  const bound = new Map<string, string>();
+  for (const [e, name] of Object.entries(emoji)) if (known.has(normalizeEmotionName(name))) bound.set(emojiKey(e), normalizeEmotionName(name));
   return {
     emotion: (_voice, name) => (known.has(name) ? { name } : undefined),
     emotionForEmoji: (_voice, e) => {
-      const name = emoji[e] ?? emoji[e.replace(/\uFE0F/g, '')];
-      return name && known.has(name) ? { name } : undefined;
+      const name = bound.get(emojiKey(e));
+      return name ? { name } : undefined;
     },
   };
 }

@@ -1,32 +1,41 @@
 /**
  * Incremental scanner of the inline tag grammar, shared by the client (to keep tags and grapheme clusters
- * whole across frames) and the server (to apply their meaning).
+ * whole across frames) and the server (to apply their meaning). Syntax: see `syntax.ts`; hold-back rule for
+ * grapheme clusters: see `graphemes.ts`.
  *
- * - `<config locale=".." voicePromptId=".." targetGender=".." />` (any order, either quote, self-closing or
- *   not) becomes a `config` event; `</config>` is stripped (a `text` event with empty text and the tag as raw).
+ * - `<config locale=".." voicePromptId=".." targetGender=".." />` becomes a `config` event.
+ * - `</config>` is stripped: it becomes a `text` event with empty `text` and the tag as `raw`.
  * - `[name]` becomes a `bracket` event (name trimmed and lowercased); the interpreter decides whether it is
  *   an emotion or literal text.
- * - With `acceptEmojis`, each emoji grapheme becomes an `emoji` event; otherwise emoji are text.
- * - A tag split across messages is held until it closes. A `<` that cannot start a config tag is text; an
- *   opening that stays unclosed past `maxTagLength` characters is released as text (bounded memory), and so
- *   is an unclosed tag at {@link TagScanner.flush}.
- * - The last grapheme cluster of the input is held back (it may continue in the next message: ZWJ
- *   sequences, skin tones, flags, keycaps, combining marks) unless it is whitespace or ASCII punctuation;
- *   {@link TagScanner.drain} releases it when the caller decides no more text is coming soon.
+ * - With `acceptEmojis`, each emoji grapheme becomes an `emoji` event (flags and globes carry a locale);
+ *   otherwise emoji are plain text.
+ * - A tag split across messages is held until it closes. A `<` or `[` that cannot start a tag is text at
+ *   once. An opening still unclosed after `maxTagLength` (`maxBracketLength` for `[`) code units is released
+ *   as text (bounded memory),
+ *   and so is an unclosed opening at {@link TagScanner.flush}: it is spoken as written.
+ * - A trailing grapheme cluster that the next message may continue (emoji, half a flag, keycap base, a
+ *   letter awaiting a vowel sign, ...) is held back; text ending in an ASCII letter, space or punctuation is
+ *   released whole at once. {@link TagScanner.drain} releases a held cluster when the caller decides no more
+ *   text is coming soon; a held cluster longer than `maxTagLength` is released too.
  *
- * Invariant: concatenating the `raw` of every emitted event reproduces the consumed input exactly;
- * {@link TagScanner.pending} is the rest.
+ * Invariants: concatenating the `raw` of every emitted event reproduces the consumed input exactly and
+ * {@link TagScanner.pending} is the rest; the events (once adjacent plain text is merged) do not depend on
+ * how the input was split into messages.
  */
-import { classifyEmoji, type EmojiKind } from './emoji.js';
+import { EMOJI_CANDIDATE, classifyEmoji, type EmojiKind } from './emoji.js';
+import { continuableTail, graphemes } from './graphemes.js';
+import { matchTag, type ConfigTagAttributes, type TagLimits } from './syntax.js';
 
-/** Attributes a config tag may set. */
-export interface ConfigTagAttributes {
-  locale?: string;
-  voicePromptId?: string;
-  targetGender?: string;
-}
+export type { ConfigTagAttributes } from './syntax.js';
 
-/** One unit of scanned input. */
+/**
+ * One unit of scanned input; `raw` is the exact source text it came from.
+ * - `text`: plain text to speak (`text` equals `raw`, except a stripped `</config>`: `text` is empty).
+ * - `config`: a config tag.
+ * - `bracket`: `[name]` with `name` trimmed and lowercased; `raw` is spoken literally if it is no emotion.
+ * - `emoji` (only with `acceptEmojis`): `kind` says what it means; flags of known countries and globes carry
+ *   `locale`. A flag of an unknown country has no locale and is spoken as text.
+ */
 export type ScanEvent =
   | { type: 'text'; text: string; raw: string }
   | { type: 'config'; attributes: ConfigTagAttributes; raw: string }
@@ -35,54 +44,44 @@ export type ScanEvent =
 
 /** Options of {@link TagScanner}. */
 export interface TagScannerOptions {
-  /** Treat flag, globe, neutral and other emoji as tags. Default false. */
+  /** Turn emoji into `emoji` events (stream-config `acceptEmojis`). Default false: emoji are plain text. */
   acceptEmojis?: boolean;
-  /** Longest tag held while waiting for its end; longer openings are text. Default 512. */
+  /**
+   * Longest config tag (and held grapheme cluster), in UTF-16 code units; a longer `<config` opening is text.
+   * Default {@link DEFAULT_MAX_TAG_LENGTH}.
+   */
   maxTagLength?: number;
+  /**
+   * Longest `[name]` tag, brackets included; a longer `[` opening is text. Default
+   * {@link DEFAULT_MAX_BRACKET_LENGTH}, capped at `maxTagLength`. Emotion names are short, and a `[` that
+   * opens ordinary prose should not hold the text back for long.
+   */
+  maxBracketLength?: number;
 }
 
-const CONFIG_TAG = /^<\s*config\b([^<>]*?)\/?\s*>/i;
-const CLOSING_CONFIG = /^<\s*\/\s*config\s*>/i;
-const ATTRIBUTE = /([A-Za-z_][\w-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'<>/]+))/g;
-const KNOWN_ATTRIBUTES: Record<string, keyof ConfigTagAttributes> = { locale: 'locale', voicepromptid: 'voicePromptId', targetgender: 'targetGender' };
-const SEGMENTER = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/** Default of {@link TagScannerOptions.maxTagLength}. */
+export const DEFAULT_MAX_TAG_LENGTH = 256;
+/** Default of {@link TagScannerOptions.maxBracketLength}. */
+export const DEFAULT_MAX_BRACKET_LENGTH = 64;
 
-/** Whether `rest` (starting with `<`, no `>` yet) may still become a config or closing-config tag. */
-function mayBecomeConfigTag(rest: string): boolean {
-  const m = /^<\s*(\/\s*)?([A-Za-z]*)/.exec(rest);
-  if (!m) return false;
-  const word = (m[2] ?? '').toLowerCase();
-  const after = rest.slice(m[0].length);
-  if (word.length < 6) return 'config'.startsWith(word) && after === '';
-  return word === 'config' && (after === '' || /^[\s/]/.test(after) || m[1] === undefined);
-}
+const TAG_START = /[<[]/g;
 
-function parseAttributes(source: string): ConfigTagAttributes {
-  const out: ConfigTagAttributes = {};
-  for (const m of source.matchAll(ATTRIBUTE)) {
-    const key = KNOWN_ATTRIBUTES[(m[1] ?? '').toLowerCase()];
-    if (key) out[key] = m[2] ?? m[3] ?? m[4] ?? '';
-  }
-  return out;
-}
+/** What to release at the end of a scan: nothing unfinished, held clusters only, or everything. */
+type ScanMode = 'hold' | 'drain' | 'flush';
 
-/** Whether a trailing grapheme is safe to emit now (cannot be continued by the next message in practice). */
-function isSettled(grapheme: string): boolean {
-  return /^\s+$/.test(grapheme) || /^[!-/:-@[-`{-~]$/.test(grapheme);
-}
-
-/** The incremental scanner. */
+/** The incremental scanner: push text as it arrives, flush at the end of input. */
 export class TagScanner {
   readonly #acceptEmojis: boolean;
-  readonly #maxTag: number;
+  readonly #limits: TagLimits;
   #buffer = '';
 
   constructor(options: TagScannerOptions = {}) {
     this.#acceptEmojis = options.acceptEmojis ?? false;
-    this.#maxTag = options.maxTagLength ?? 512;
+    const angle = Math.max(1, options.maxTagLength ?? DEFAULT_MAX_TAG_LENGTH);
+    this.#limits = { angle, bracket: Math.min(angle, Math.max(1, options.maxBracketLength ?? DEFAULT_MAX_BRACKET_LENGTH)) };
   }
 
-  /** Raw input held back (an unfinished tag or a trailing grapheme cluster). */
+  /** Raw input held back: an unfinished tag (and what follows it) or a trailing grapheme cluster. */
   get pending(): string {
     return this.#buffer;
   }
@@ -93,14 +92,17 @@ export class TagScanner {
     return this.#scan('hold');
   }
 
-  /** Releases a held trailing grapheme (not an unfinished tag): call when no more text is expected soon. */
+  /**
+   * Releases a held trailing grapheme cluster but keeps an unfinished tag: for a caller that decides no more
+   * text is coming soon (a cluster completed later then straddles two events).
+   */
   drain(): ScanEvent[] {
-    return this.#scan('graphemes');
+    return this.#scan('drain');
   }
 
-  /** End of input: everything held is released; unfinished tags become text. */
+  /** End of input: everything held is released; an unfinished tag becomes plain text. */
   flush(): ScanEvent[] {
-    return this.#scan('all');
+    return this.#scan('flush');
   }
 
   /** Drops held input (on cancel). */
@@ -108,81 +110,58 @@ export class TagScanner {
     this.#buffer = '';
   }
 
-  #scan(mode: 'hold' | 'graphemes' | 'all'): ScanEvent[] {
-    const events: ScanEvent[] = [];
+  #scan(mode: ScanMode): ScanEvent[] {
     const buf = this.#buffer;
-    let text = '';
-    let i = 0;
-    const emitText = (): void => {
-      if (text) events.push(...this.#textEvents(text));
-      text = '';
-    };
-    while (i < buf.length) {
-      const ch = buf[i] as string;
-      if (ch === '<') {
-        const rest = buf.slice(i);
-        const closing = CLOSING_CONFIG.exec(rest);
-        const open = closing ? undefined : CONFIG_TAG.exec(rest);
-        if (closing) {
-          emitText();
-          events.push({ type: 'text', text: '', raw: closing[0] });
-          i += closing[0].length;
-          continue;
-        }
-        if (open) {
-          emitText();
-          events.push({ type: 'config', attributes: parseAttributes(open[1] ?? ''), raw: open[0] });
-          i += open[0].length;
-          continue;
-        }
-        if (mode !== 'all' && !rest.includes('>') && rest.length < this.#maxTag && mayBecomeConfigTag(rest)) break;
-      } else if (ch === '[') {
-        const close = buf.indexOf(']', i + 1);
-        const reopen = buf.indexOf('[', i + 1);
-        if (close !== -1 && (reopen === -1 || close < reopen) && close - i < this.#maxTag) {
-          emitText();
-          const raw = buf.slice(i, close + 1);
-          events.push({ type: 'bracket', name: raw.slice(1, -1).trim().toLowerCase(), raw });
-          i = close + 1;
-          continue;
-        }
-        if (mode !== 'all' && close === -1 && reopen === -1 && buf.length - i < this.#maxTag) break;
+    const events: ScanEvent[] = [];
+    let textStart = 0;
+    let heldFrom = buf.length;
+    TAG_START.lastIndex = 0;
+    for (let m = TAG_START.exec(buf); m; m = TAG_START.exec(buf)) {
+      const at = m.index;
+      const tag = matchTag(buf, at, this.#limits);
+      if (tag === 'partial' && mode !== 'flush') {
+        heldFrom = at;
+        break;
       }
-      text += ch;
-      i++;
+      if (tag === undefined || tag === 'partial') continue;
+      this.#text(buf.slice(textStart, at), events);
+      const raw = buf.slice(at, tag.end);
+      if (tag.type === 'config') events.push({ type: 'config', attributes: tag.attributes, raw });
+      else if (tag.type === 'bracket') events.push({ type: 'bracket', name: tag.name, raw });
+      else events.push({ type: 'text', text: '', raw });
+      textStart = TAG_START.lastIndex = tag.end;
     }
-    let held = buf.slice(i);
-    if (held === '' && mode === 'hold' && text) {
-      // Hold back the trailing grapheme cluster unless it is settled (and a dangling high surrogate with it).
-      let cut = text.length;
-      const lastUnit = text.charCodeAt(cut - 1);
-      if (lastUnit >= 0xd800 && lastUnit <= 0xdbff) cut--;
-      let last = '';
-      for (const { segment } of SEGMENTER.segment(text.slice(0, cut))) last = segment;
-      if (last && !isSettled(last)) cut -= last.length;
-      held = text.slice(cut);
-      text = text.slice(0, cut);
+    let text = buf.slice(textStart, heldFrom);
+    if (mode === 'hold' && heldFrom === buf.length) {
+      const tail = continuableTail(text);
+      if (tail < this.#limits.angle) {
+        heldFrom -= tail;
+        text = text.slice(0, text.length - tail);
+      }
     }
-    emitText();
-    this.#buffer = held;
+    this.#text(text, events);
+    this.#buffer = buf.slice(heldFrom);
     return events;
   }
 
-  #textEvents(text: string): ScanEvent[] {
-    if (!this.#acceptEmojis || !/[\p{Extended_Pictographic}\p{Regional_Indicator}]/u.test(text)) return [{ type: 'text', text, raw: text }];
-    const events: ScanEvent[] = [];
+  /** Emits plain text, split into text and emoji events when emoji are accepted. */
+  #text(text: string, events: ScanEvent[]): void {
+    if (!text) return;
+    if (!this.#acceptEmojis || !EMOJI_CANDIDATE.test(text)) {
+      events.push({ type: 'text', text, raw: text });
+      return;
+    }
     let run = '';
-    for (const { segment } of SEGMENTER.segment(text)) {
-      const emoji = classifyEmoji(segment);
+    for (const cluster of graphemes(text)) {
+      const emoji = classifyEmoji(cluster);
       if (!emoji) {
-        run += segment;
+        run += cluster;
         continue;
       }
       if (run) events.push({ type: 'text', text: run, raw: run });
       run = '';
-      events.push({ type: 'emoji', emoji: segment, kind: emoji.kind, ...(emoji.locale ? { locale: emoji.locale } : {}), raw: segment });
+      events.push({ type: 'emoji', emoji: cluster, kind: emoji.kind, ...(emoji.locale ? { locale: emoji.locale } : {}), raw: cluster });
     }
     if (run) events.push({ type: 'text', text: run, raw: run });
-    return events;
   }
 }

@@ -1,166 +1,168 @@
 import { describe, expect, it } from 'vitest';
-import { openEmotionCatalog, TagInterpreter, TagScanner, type ScanEvent, type SpokenSegment, type VoiceState } from '../../../src/tags/index.js';
+import { DEFAULT_MAX_BRACKET_LENGTH, DEFAULT_MAX_TAG_LENGTH, TagScanner } from '../../../src/tags/index.js';
+import { merge, run, scan } from './scan-helpers.js';
 
-/** Feeds `parts` and flushes; merges adjacent text so results compare across split points. */
-function scan(parts: string[], acceptEmojis = false): ScanEvent[] {
-  const s = new TagScanner({ acceptEmojis });
-  const events = [...parts.flatMap((p) => s.push(p)), ...s.flush()];
-  const merged: ScanEvent[] = [];
-  for (const e of events) {
-    const last = merged.at(-1);
-    if (e.type === 'text' && last?.type === 'text' && e.text !== '' && last.text !== '') merged[merged.length - 1] = { type: 'text', text: last.text + e.text, raw: last.raw + e.raw };
-    else merged.push(e);
-  }
-  return merged;
-}
-/** Every way of cutting `text` (by UTF-16 code unit) into two or three parts. */
-function* splits(text: string): Generator<string[]> {
-  for (let i = 0; i <= text.length; i++) {
-    yield [text.slice(0, i), text.slice(i)];
-    for (let j = i; j <= text.length; j += 3) yield [text.slice(0, i), text.slice(i, j), text.slice(j)];
-  }
-}
-const CATALOG = openEmotionCatalog(['happy', 'sad'], { '😀': 'happy', '😢': 'sad' });
-const BASE: VoiceState = { locale: 'en-US', voicePromptId: 'v1', targetGender: undefined, emotion: undefined };
-function speak(parts: string[], acceptEmojis = false): SpokenSegment[] {
-  return new TagInterpreter(BASE, CATALOG).apply(scan(parts, acceptEmojis));
-}
+const text = (t: string) => ({ type: 'text', text: t, raw: t });
 
-describe('TagScanner', () => {
-  it('parses config tags with any quotes, order and spacing, and strips </config>', () => {
-    expect(scan(['a<config locale="fr-FR" voicePromptId=\'v2\'  targetGender=male/>b</config>c'])).toEqual([
-      { type: 'text', text: 'a', raw: 'a' },
-      { type: 'config', attributes: { locale: 'fr-FR', voicePromptId: 'v2', targetGender: 'male' }, raw: '<config locale="fr-FR" voicePromptId=\'v2\'  targetGender=male/>' },
-      { type: 'text', text: 'b', raw: 'b' },
-      { type: 'text', text: '', raw: '</config>' },
-      { type: 'text', text: 'c', raw: 'c' },
-    ]);
-    expect(scan(['< CONFIG locale="he-IL" >x'])[0]).toMatchObject({ type: 'config', attributes: { locale: 'he-IL' } });
+describe('TagScanner: config tags', () => {
+  it('parses any combination of attributes in any order, with either quote, bare values and extra whitespace', () => {
+    const raw = '<config locale="fr-FR" voicePromptId=\'v2\'  targetGender=male/>';
+    expect(scan([`a${raw}b`])).toEqual([text('a'), { type: 'config', attributes: { locale: 'fr-FR', voicePromptId: 'v2', targetGender: 'male' }, raw }, text('b')]);
+    const cases: [string, object][] = [
+      ['<config targetGender="female" locale="he-IL"/>', { targetGender: 'female', locale: 'he-IL' }],
+      ['<config   voicePromptId = "x y"   />', { voicePromptId: 'x y' }],
+      ['<CONFIG LOCALE=\'de-DE\'>', { locale: 'de-DE' }],
+      ['<config\n\tlocale="ja-JP"\n/>', { locale: 'ja-JP' }],
+      ['<config locale=" es-MX ">', { locale: 'es-MX' }],
+      ['<config locale="" targetGender="male">', { targetGender: 'male' }],
+      ['<config locale="a" locale="b"/>', { locale: 'b' }],
+      ['<config voice="v9" locale="it-IT"/>', { locale: 'it-IT' }],
+      ['<config/>', {}],
+      ['<config>', {}],
+    ];
+    for (const [tag, attributes] of cases) expect(scan([`x${tag}y`])).toEqual([text('x'), { type: 'config', attributes, raw: tag }, text('y')]);
   });
 
-  it('treats other angle brackets as text', () => {
-    expect(scan(['1 < 2 and <b>bold</b> <configure>'])).toEqual([{ type: 'text', text: '1 < 2 and <b>bold</b> <configure>', raw: '1 < 2 and <b>bold</b> <configure>' }]);
+  it('strips closing tags into a text event with empty text and the tag as raw', () => {
+    for (const close of ['</config>', '</CONFIG>', '</ config >', '</config\n>']) {
+      expect(scan([`a${close}b`])).toEqual([text('a'), { type: 'text', text: '', raw: close }, text('b')]);
+    }
   });
 
-  it('gives bracket names trimmed and lowercased', () => {
-    expect(scan(['x[ Happy ]y'])[1]).toEqual({ type: 'bracket', name: 'happy', raw: '[ Happy ]' });
-    expect(scan(['[a [b]']).map((e) => e.type)).toEqual(['text', 'bracket']);
-  });
-
-  it('holds a split tag until it closes, at every split point', () => {
-    const text = 'Hi <config locale="es-ES"/>hola [Sad] adiós</config>!';
-    const whole = scan([text]);
-    for (const parts of splits(text)) expect(scan(parts)).toEqual(whole);
-  });
-
-  it('never splits a grapheme cluster, at every split point', () => {
-    const text = 'ok 👨‍👩‍👧‍👦 and 👍🏽 and 🇫🇷 and 1️⃣ and é end';
-    for (const parts of splits(text)) {
+  it('treats every other angle bracket as plain text at once', () => {
+    for (const plain of ['1 < 2', 'a <b>bold</b>', '<configure>', '<config-x a="1">', '< config locale="x">', '</configs>', 'x<<config', 'a<conf<b', '<>', 'a->b']) {
       const s = new TagScanner();
-      const emitted: string[] = [];
-      for (const p of parts) for (const e of s.push(p)) emitted.push(e.raw);
-      for (const e of s.flush()) emitted.push(e.raw);
-      expect(emitted.join('')).toBe(text);
-      // every emitted piece is made of whole clusters of the full text
-      let at = 0;
-      const boundaries = new Set([0, ...[...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)].map((g) => g.index + g.segment.length)]);
-      for (const piece of emitted) {
-        at += piece.length;
-        expect(boundaries.has(at)).toBe(true);
-      }
+      expect(s.push(plain).map((e) => e.raw).join('') + s.pending).toBe(plain);
+      expect(scan([plain])).toEqual([text(plain)]);
+    }
+    expect(new TagScanner().push('x < y').map((e) => e.raw)).toEqual(['x < y']);
+  });
+
+  it('holds only what may still become a config tag', () => {
+    for (const held of ['<', '<c', '<CoNf', '<config', '<config ', '<config locale="fr', '<config/', '</', '</ conf', '</config ']) {
+      const s = new TagScanner();
+      expect(s.push(`ok ${held}`)).toEqual([text('ok ')]);
+      expect(s.pending).toBe(held);
     }
   });
 
-  it('keeps raw output identical to the consumed input (random splits, seeded)', () => {
-    const text = 'A [happy] day <config locale="it-IT"/> ciao 🇮🇹 [unknown] 😐 <b> [x </config> fine 😀.';
-    let seed = 42;
-    const rnd = (n: number): number => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
-    for (let round = 0; round < 200; round++) {
-      const parts: string[] = [];
-      let i = 0;
-      while (i < text.length) {
-        const n = 1 + rnd(6);
-        parts.push(text.slice(i, i + n));
-        i += n;
-      }
-      for (const emoji of [false, true]) {
-        const s = new TagScanner({ acceptEmojis: emoji });
-        const raw = [...parts.flatMap((p) => s.push(p)), ...s.flush()].map((e) => e.raw).join('');
-        expect(raw).toBe(text);
-      }
-    }
-  });
-
-  it('does not hold plain text that ends settled, and drain() releases a held grapheme', () => {
-    const s = new TagScanner();
-    expect(s.push('Hello, ').map((e) => e.raw).join('')).toBe('Hello, ');
-    expect(s.push('world').map((e) => e.raw).join('')).toBe('worl');
-    expect(s.pending).toBe('d');
-    expect(s.drain().map((e) => e.raw).join('')).toBe('d');
-    expect(s.push('[hap').length).toBe(0);
-    expect(s.drain()).toEqual([]); // an open tag is not released by drain
-    expect(s.pending).toBe('[hap');
-    s.reset();
-    expect(s.pending).toBe('');
-  });
-
-  it('bounds the buffer: an opening that never closes becomes text', () => {
-    const s = new TagScanner({ maxTagLength: 24 });
-    expect(s.push('<config locale="').length).toBe(0);
-    const events = s.push('xxxxxxxxxxxxxxxxxxxxxxxx ');
-    expect(events.map((e) => e.raw).join('')).toBe('<config locale="xxxxxxxxxxxxxxxxxxxxxxxx ');
-    expect(scan(['[never closed'])).toEqual([{ type: 'text', text: '[never closed', raw: '[never closed' }]);
-  });
-
-  it('classifies emoji only with acceptEmojis', () => {
-    expect(scan(['go 🇫🇷 now'], true)[1]).toEqual({ type: 'emoji', emoji: '🇫🇷', kind: 'flag', locale: 'fr-FR', raw: '🇫🇷' });
-    expect(scan(['🌏'], true)[0]).toMatchObject({ kind: 'globe', locale: 'en-AU' });
-    expect(scan(['😐'], true)[0]).toMatchObject({ kind: 'neutral' });
-    expect(scan(['🎉'], true)[0]).toMatchObject({ kind: 'other' });
-    expect(scan(['go 🇫🇷 now'], false)).toEqual([{ type: 'text', text: 'go 🇫🇷 now', raw: 'go 🇫🇷 now' }]);
+  it('applies text before a tag with the old config and after it with the new one: events keep order', () => {
+    expect(scan(['one<config locale="a"/>two<config locale="b"/>three']).map((e) => e.type)).toEqual(['text', 'config', 'text', 'config', 'text']);
   });
 });
 
-describe('TagInterpreter', () => {
-  it('switches emotion on known names (case and spaces ignored) and speaks unknown ones', () => {
-    expect(speak(['Hi [ HAPPY ]great[sad] oh [dance] [normal]back'])).toEqual([
-      { text: 'Hi ', state: BASE },
-      { text: 'great', state: { ...BASE, emotion: 'happy' } },
-      { text: ' oh [dance] ', state: { ...BASE, emotion: 'sad' } },
-      { text: 'back', state: BASE },
-    ]);
+describe('TagScanner: bracket tags', () => {
+  it('gives names trimmed and lowercased, raw as written', () => {
+    expect(scan(['x[ Happy ]y'])).toEqual([text('x'), { type: 'bracket', name: 'happy', raw: '[ Happy ]' }, text('y')]);
+    expect(scan(['[\tSAD\n]'])).toEqual([{ type: 'bracket', name: 'sad', raw: '[\tSAD\n]' }]);
+    expect(scan(['[very-happy_2]'])[0]).toMatchObject({ name: 'very-happy_2' });
+    expect(scan(['[Überglücklich]'])[0]).toMatchObject({ name: 'überglücklich' });
+    expect(scan(['[]'])).toEqual([{ type: 'bracket', name: '', raw: '[]' }]);
   });
 
-  it('applies config tags to the text after them; a new voice ends the emotion', () => {
-    const segments = speak(['[happy]a<config locale="de-DE"/>b<config voicePromptId="v9" targetGender="female"/>c']);
-    expect(segments).toEqual([
-      { text: 'a', state: { ...BASE, emotion: 'happy' } },
-      { text: 'b', state: { ...BASE, locale: 'de-DE', emotion: 'happy' } },
-      { text: 'c', state: { locale: 'de-DE', voicePromptId: 'v9', targetGender: 'female', emotion: undefined } },
-    ]);
-  });
-
-  it('applies emoji semantics only when accepted', () => {
-    expect(speak(['a🇪🇸b😀c😐d🎉🏴‍☠️'], true)).toEqual([
-      { text: 'a', state: BASE },
-      { text: 'b', state: { ...BASE, locale: 'es-ES' } },
-      { text: 'c', state: { ...BASE, locale: 'es-ES', emotion: 'happy' } },
-      { text: 'd🎉🏴‍☠️', state: { ...BASE, locale: 'es-ES' } },
-    ]);
-    expect(speak(['a🇪🇸b😀'], false)).toEqual([{ text: 'a🇪🇸b😀', state: BASE }]);
-  });
-
-  it('gives the same segments however the input is split', () => {
-    const text = '[happy]Hola 🇲🇽 <config voicePromptId="v2"/>amigo [SAD] 😀 fin';
-    const whole = speak([text], true);
-    for (const parts of splits(text)) {
-      const merged: SpokenSegment[] = [];
-      for (const seg of speak(parts, true)) {
-        const last = merged.at(-1);
-        if (last && JSON.stringify(last.state) === JSON.stringify(seg.state)) last.text += seg.text;
-        else merged.push({ ...seg });
-      }
-      expect(merged).toEqual(whole);
+  it('treats a [ whose content cannot be a name as text at once', () => {
+    for (const plain of ['[0, 1)', 'a[i+1]', '[see: below]', '[a [b', '[x.y]', '[<config/>]']) {
+      const s = new TagScanner();
+      const out = s.push(plain).map((e) => e.raw).join('');
+      expect(out + s.pending).toBe(plain);
+      expect(s.pending === '' || s.pending.startsWith('<') || s.pending.startsWith('[')).toBe(true);
     }
+    expect(scan(['[a [b]']).map((e) => e.type)).toEqual(['text', 'bracket']);
+    expect(scan(['[x<config locale="fr-FR"/>]'])).toEqual([text('[x'), { type: 'config', attributes: { locale: 'fr-FR' }, raw: '<config locale="fr-FR"/>' }, text(']')]);
+  });
+
+  it('holds an unfinished name until ], and releases it once it cannot be one', () => {
+    const s = new TagScanner();
+    expect(s.push('Hi [hap')).toEqual([text('Hi ')]);
+    expect(s.pending).toBe('[hap');
+    expect(s.push('py')).toEqual([]);
+    expect(s.push(']!')).toEqual([{ type: 'bracket', name: 'happy', raw: '[happy]' }, text('!')]);
+    expect(s.push('[oops')).toEqual([]);
+    expect(s.push(', no')).toEqual([text('[oops, no')]);
+  });
+});
+
+describe('TagScanner: bounded buffers and flush', () => {
+  it('releases a <config opening as text once it is maxTagLength long', () => {
+    const s = new TagScanner({ maxTagLength: 24 });
+    expect(s.push('<config locale="')).toEqual([]);
+    expect(s.push('xxxxxxx')).toEqual([]);
+    expect(s.pending).toHaveLength(23);
+    expect(s.push('x').map((e) => e.raw).join('')).toBe('<config locale="xxxxxxxx');
+    expect(s.pending).toBe('');
+    // a complete tag longer than the limit is text too, however it arrives
+    expect(scan(['<config locale="xxxxxxxx"/>'], { maxTagLength: 24 })).toEqual([text('<config locale="xxxxxxxx"/>')]);
+    expect(scan(['<config locale="xxxxx"/>'], { maxTagLength: 24 })[0]?.type).toBe('config');
+  });
+
+  it('releases a [ opening as text once it is maxBracketLength long (default 64, capped by maxTagLength)', () => {
+    const s = new TagScanner();
+    expect(s.push(`[${'a'.repeat(DEFAULT_MAX_BRACKET_LENGTH - 2)}`)).toEqual([]);
+    expect(s.push('a').map((e) => e.raw).join('')).toBe(`[${'a'.repeat(DEFAULT_MAX_BRACKET_LENGTH - 1)}`);
+    expect(scan(['[abcdef]'], { maxBracketLength: 7 })).toEqual([text('[abcdef]')]);
+    expect(scan(['[abcde]'], { maxBracketLength: 7 })[0]?.type).toBe('bracket');
+    expect(scan(['[abcdef]'], { maxTagLength: 5, maxBracketLength: 100 })).toEqual([text('[abcdef]')]);
+  });
+
+  it('keeps memory bounded while a tag never closes, however much text arrives', () => {
+    const s = new TagScanner();
+    s.push('<config locale="');
+    let longest = 0;
+    for (let i = 0; i < 10_000; i++) {
+      s.push('y');
+      longest = Math.max(longest, s.pending.length);
+    }
+    expect(longest).toBeLessThan(DEFAULT_MAX_TAG_LENGTH);
+  });
+
+  it('bounds a held grapheme cluster (an endless ZWJ chain) by maxTagLength', () => {
+    const s = new TagScanner({ maxTagLength: 16 });
+    let longest = 0;
+    for (let i = 0; i < 100; i++) {
+      s.push('👍\u200D');
+      longest = Math.max(longest, s.pending.length);
+    }
+    expect(longest).toBeLessThanOrEqual(16);
+  });
+
+  it('speaks an unclosed tag at flush as written', () => {
+    for (const open of ['<config locale="fr', '[happ', '</conf', '<']) {
+      const r = run(['a ', open]);
+      expect(merge(r.events)).toEqual([text(`a ${open}`)]);
+      expect(r.pendingAfterFlush).toBe('');
+    }
+  });
+
+  it('flush after flush and reset drop nothing twice', () => {
+    const s = new TagScanner();
+    s.push('abc [hap');
+    expect(s.pending).toBe('[hap');
+    s.reset();
+    expect(s.pending).toBe('');
+    expect(s.flush()).toEqual([]);
+    expect(s.push('ok')).toEqual([text('ok')]);
+    expect(s.flush()).toEqual([]);
+  });
+});
+
+describe('TagScanner: grapheme hold-back', () => {
+  it('adds no latency to ASCII text ending in a letter, a space or punctuation', () => {
+    const s = new TagScanner();
+    for (const piece of ['Hello', ',', ' world', '!', ' How', "'s", ' it', ' going', '?\n', '(yes)', ' "quoted"', ' a-b', ' 50%']) {
+      expect(s.push(piece)).toEqual([text(piece)]);
+      expect(s.pending).toBe('');
+    }
+  });
+
+  it('holds a trailing cluster that may continue, and drain() releases it but not an open tag', () => {
+    const s = new TagScanner();
+    expect(s.push('Score 4')).toEqual([text('Score ')]);
+    expect(s.pending).toBe('4');
+    expect(s.drain()).toEqual([text('4')]);
+    expect(s.push('ok 👍')).toEqual([text('ok ')]);
+    expect(s.drain()).toEqual([text('👍')]);
+    expect(s.push('[hap')).toEqual([]);
+    expect(s.drain()).toEqual([]);
+    expect(s.pending).toBe('[hap');
   });
 });
