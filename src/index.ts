@@ -33,3 +33,4 @@ export { SessionPool, PoolClosedError, PoolExhaustedError, type SessionPoolOptio
 export { speak, pipeTokens, type SpeakOptions, type PipeSummary } from './pipeline/speak.js';
 export { FrameCoalescer, type SpeakFrame, type CoalescerOptions } from './pipeline/coalescer.js';
 export { deltaText, type TokenSource, type TokenStreamItem, type ChatCompletionChunkLike, type ResponseStreamEventLike } from './pipeline/token-source.js';
+export { OpenSpeechClient, type OpenSpeechClientOptions, type OpenSpeakRequest, type OpenSpeech, type OpenSpeechResult } from './client/speech/open-client.js';
