@@ -3,12 +3,13 @@
 import type { Command } from './command.js';
 import { dubCommand } from './commands/dub.js';
 import { genderCommand } from './commands/gender.js';
+import { sayCommand } from './commands/say.js';
 import { usageCommand } from './commands/usage.js';
 import { voicesCommand } from './commands/voices.js';
 import { describeFailure, EXIT, UsageError } from './context.js';
 import { serveCommand } from './serve.js';
 
-const COMMANDS: Command[] = [serveCommand, voicesCommand, genderCommand, dubCommand, usageCommand];
+const COMMANDS: Command[] = [serveCommand, sayCommand, voicesCommand, genderCommand, dubCommand, usageCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
