@@ -1,5 +1,6 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
 import { SpeechSession, type SpeechSessionOptions } from '../../../src/client/speech-session.js';
 import type { AudioChunk } from '../../../src/client/speech/audio-chunk.js';
 import { TURN_CHANNEL, type TurnMetrics } from '../../../src/client/speech/turn-metrics.js';
@@ -165,12 +166,25 @@ describe('SpeechSession turns', () => {
     const turn = session.turn();
     turn.write('slow');
     turn.end();
+    const pause = vi.spyOn(WebSocket.prototype, 'pause');
+    const resume = vi.spyOn(WebSocket.prototype, 'resume');
     const indexes: Array<number | undefined> = [];
-    for await (const chunk of turn.audio()) {
-      indexes.push(chunk.index);
-      await new Promise((r) => setTimeout(r, 1));
+    let paused = 0;
+    let resumed = 0;
+    try {
+      for await (const chunk of turn.audio()) {
+        indexes.push(chunk.index);
+        await new Promise((r) => setTimeout(r, 4));
+      }
+      paused = pause.mock.calls.length;
+      resumed = resume.mock.calls.length;
+    } finally {
+      pause.mockRestore();
+      resume.mockRestore();
     }
     expect(indexes.slice(0, 40)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+    expect(paused).toBeGreaterThan(0);
+    expect(resumed).toBeGreaterThanOrEqual(paused);
   });
 });
 
