@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** The `voxpipe` command: dispatches to subcommands and maps failures to exit codes. */
 import type { Command } from './command.js';
+import { benchCommand } from './commands/bench.js';
 import { dubCommand } from './commands/dub.js';
 import { genderCommand } from './commands/gender.js';
 import { sayCommand } from './commands/say.js';
@@ -9,7 +10,7 @@ import { voicesCommand } from './commands/voices.js';
 import { describeFailure, EXIT, UsageError } from './context.js';
 import { serveCommand } from './serve.js';
 
-const COMMANDS: Command[] = [serveCommand, sayCommand, voicesCommand, genderCommand, dubCommand, usageCommand];
+const COMMANDS: Command[] = [serveCommand, sayCommand, voicesCommand, genderCommand, dubCommand, usageCommand, benchCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -69,6 +69,13 @@ describe('voxpipe CLI against the reference service', () => {
     expect(bad.code).toBe(5);
   });
 
+  it('lists the benchmarks and refuses an unknown one', async () => {
+    const list = await runCli(['bench', '--help']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain('pipeline');
+    expect((await runCli(['bench', 'nope'])).code).toBe(2);
+  });
+
   it('exits 6 when the service is unreachable', async () => {
     const r = await runCli(['voices', 'list', '--url', 'http://127.0.0.1:9'], { env: { VOXPIPE_API_KEY: TEST_API_KEY } });
     expect(r.code).toBe(6);
