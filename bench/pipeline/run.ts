@@ -3,6 +3,8 @@
  * one `stream-text` + `end-stream` and waits for the first audio frame, and (b) voxpipe's pipeline
  * (`pipeTokens` → `SpeechSession` turn → `turn.audio()`), against one reference server in its own process.
  * Both clients hold one pre-configured connection; iterations interleave (a, b, a, b, …) so drift hits both.
+ * Then barge-in: a real-time turn cancelled at its first audio chunk, reporting time to silence (cancel() →
+ * delivery stopped) and cancel → acknowledgement from the turn metrics.
  *
  *   node --import tsx bench/pipeline/run.ts [iterations=400] [warmup=40]
  */
@@ -71,6 +73,20 @@ try {
     }
   }
   bare.close();
+  await session.configure({ ...CONFIG, realtime: true });
+  const silence: number[] = [];
+  const acks: number[] = [];
+  for (let i = 0; i < Math.max(20, iterations / 4); i++) {
+    const turn = session.turn();
+    turn.write(`${TEXT} ${TEXT} ${TEXT}`);
+    turn.end();
+    for await (const chunk of turn.audio()) if (chunk.data.length > 0) await turn.cancel();
+    const m = await turn.done;
+    if (m.outcome === 'cancelled' && m.timeToSilenceMs !== undefined && m.cancelAckMs !== undefined) {
+      silence.push(m.timeToSilenceMs);
+      acks.push(m.cancelAckMs);
+    }
+  }
   await session.close();
   const summary = Object.fromEntries(
     Object.entries(results).map(([k, v]) => {
@@ -82,6 +98,11 @@ try {
   console.log(`iterations ${iterations} (+${warmup} warmup), firstAudioTimeout ${CONFIG.firstAudioTimeout} ms, realtime false, ${CONFIG.format} ${CONFIG.sampleRate} Hz`);
   console.log(`bare ws   ttfa p50 ${f(summary.bare.p50)} ms  p95 ${f(summary.bare.p95)} ms`);
   console.log(`pipeline  ttfa p50 ${f(summary.pipeline.p50)} ms  p95 ${f(summary.pipeline.p95)} ms`);
+  const ps = (v: number[]): string => {
+    const s = [...v].sort((a, b) => a - b);
+    return `p50 ${f(percentile(s, 50))} ms  p95 ${f(percentile(s, 95))} ms  (n ${s.length})`;
+  };
+  console.log(`barge-in  time to silence ${ps(silence)}; cancel → ack ${ps(acks)}`);
   console.log(`added p50 ${f(summary.pipeline.p50 - summary.bare.p50)} ms  p95 ${f(summary.pipeline.p95 - summary.bare.p95)} ms  ratio p50 ${(summary.pipeline.p50 / summary.bare.p50).toFixed(3)}`);
 } finally {
   await server.stop();
