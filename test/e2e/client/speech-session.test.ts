@@ -265,3 +265,29 @@ describe('metrics against the reference server', () => {
     }
   });
 });
+
+describe('audio duration across formats against the reference server', () => {
+  it('measures the same speech as the same duration in every format (WAV headers stripped, MP3 frames, Ogg Opus granules)', async () => {
+    const text = 'The same sentence in every format. And a second one.';
+    const durations: Record<string, number> = {};
+    for (const format of ['s16le', 'wav', 'mulaw', 'mp3', 'opus'] as const) {
+      const session = await connect({ config: { ...CONFIG, format, sampleRate: format === 'mulaw' ? 8000 : 24000 } });
+      try {
+        const turn = session.turn();
+        turn.write(text);
+        turn.end();
+        await collect(turn.audio());
+        durations[format] = (await turn.done).audioMs;
+      } finally {
+        await session.close();
+      }
+    }
+    const reference = durations.s16le ?? 0;
+    expect(reference).toBeGreaterThan(1000);
+    expect(durations.wav).toBeCloseTo(reference, 0);
+    expect(Math.abs((durations.mulaw ?? 0) - reference)).toBeLessThan(5);
+    expect(Math.abs((durations.opus ?? 0) - reference)).toBeLessThan(60);
+    expect(Math.abs((durations.mp3 ?? 0) - reference)).toBeLessThan(200);
+  });
+});
+
