@@ -13,7 +13,7 @@ import { pipeTokens, speak } from '../../../src/pipeline/speak.js';
 import type { StreamConfig } from '../../../src/protocol/speech.js';
 import { VoxpipeError } from '../../../src/errors.js';
 import { TEST_API_KEY, startTestServer, wsBase } from '../../helpers/server.js';
-import { collect, rng } from '../../unit/client/test-utils.js';
+import { collect, rng, sayAll } from '../../unit/client/test-utils.js';
 
 const CONFIG: StreamConfig = { model: 'dd-etts-3.3', format: 's16le', sampleRate: 16000, realtime: false, firstAudioTimeout: 5 };
 let server: RunningServer;
@@ -170,10 +170,7 @@ describe('connection loss against the reference server', () => {
       await reconnected;
       expect(session.connectionId).toBeDefined();
       expect(session.connectionId).not.toBe(before);
-      const turn = session.turn();
-      turn.write('After the reconnect.');
-      turn.end();
-      expect((await collect(turn.audio())).at(-1)?.isFinal).toBe(true);
+      expect((await sayAll(session, 'After the reconnect.')).at(-1)?.isFinal).toBe(true);
     } finally {
       await session.close();
     }

@@ -5,7 +5,7 @@ import { SpeechSession, type SpeechSessionOptions } from '../../../src/client/sp
 import type { AudioChunk } from '../../../src/client/speech/audio-chunk.js';
 import { TURN_CHANNEL, type TurnMetrics } from '../../../src/client/speech/turn-metrics.js';
 import { VoxpipeError } from '../../../src/errors.js';
-import { collect, codeOf } from './test-utils.js';
+import { collect, codeOf, sayAll } from './test-utils.js';
 import { startFakeServer, type FakeServer, type FakeServerOptions } from './fake-speech-server.js';
 
 const KEY = 'dd-0123456789abcdef0123456789abcdef';
@@ -93,10 +93,7 @@ describe('SpeechSession turns', () => {
     expect(() => session.turn()).toThrow(expect.objectContaining({ code: 'conflict' }));
     first.end();
     await collect(first.audio());
-    const second = session.turn();
-    second.write('two');
-    second.end();
-    expect((await collect(second.audio())).length).toBeGreaterThan(0);
+    expect((await sayAll(session, 'two')).length).toBeGreaterThan(0);
   });
 
   it('completes a turn with no text locally', async () => {
@@ -135,10 +132,7 @@ describe('SpeechSession turns', () => {
     expect(await codeOf(reading)).toBe('session_error');
     expect(await codeOf(turn.done)).toBe('session_error');
     expect(emitted[0]).toMatchObject({ code: 'session_error', time: 5 });
-    const next = session.turn();
-    next.write('again');
-    next.end();
-    const chunks = await collect(next.audio());
+    const chunks = await sayAll(session, 'again');
     expect(new Set(chunks.map((c) => c.generationId))).toEqual(new Set(['gen-2']));
   });
 
@@ -215,10 +209,7 @@ describe('SpeechSession barge-in', () => {
     expect(after).toBe(0);
     expect(delivered).toHaveLength(5);
     expect(s.received.some((m) => m.action === 'cancel')).toBe(true);
-    const next = session.turn();
-    next.write('next');
-    next.end();
-    const chunks = await collect(next.audio());
+    const chunks = await sayAll(session, 'next');
     expect(chunks.every((c) => c.generationId !== 'gen-1')).toBe(true);
     expect(chunks.at(-1)?.isFinal).toBe(true);
   });
@@ -249,10 +240,7 @@ describe('SpeechSession barge-in', () => {
     old.write('old');
     await new Promise((r) => setTimeout(r, 5));
     void old.cancel();
-    const fresh = session.turn();
-    fresh.write('new');
-    fresh.end();
-    const chunks = await collect(fresh.audio());
+    const chunks = await sayAll(session, 'new');
     expect(new Set(chunks.map((c) => c.generationId))).toEqual(new Set(['gen-2']));
   });
 
@@ -281,10 +269,7 @@ describe('SpeechSession connection loss', () => {
     await reconnected;
     expect(session.connectionId).toBe('conn-2');
     expect(s.received.filter((m) => m.action === 'stream-config')).toHaveLength(2);
-    const next = session.turn();
-    next.write('again');
-    next.end();
-    expect((await collect(next.audio())).at(-1)?.isFinal).toBe(true);
+    expect((await sayAll(session, 'again')).at(-1)?.isFinal).toBe(true);
   });
 
   it('holds text written while reconnecting and sends it once connected', async () => {
@@ -293,10 +278,7 @@ describe('SpeechSession connection loss', () => {
     session.terminateSocket();
     await dropped;
     expect(session.state).toBe('reconnecting');
-    const turn = session.turn();
-    turn.write('queued');
-    turn.end();
-    expect((await collect(turn.audio())).at(-1)?.isFinal).toBe(true);
+    expect((await sayAll(session, 'queued')).at(-1)?.isFinal).toBe(true);
     expect(s.connections).toBe(2);
   });
 

@@ -27,3 +27,11 @@ export function rng(seed: number): () => number {
     return s / 2 ** 32;
   };
 }
+
+/** Runs one whole turn of `text` on `session` and returns its audio. */
+export async function sayAll(session: { turn(): { write(text: string): void; end(): void; audio(): AsyncIterable<AudioChunk> } }, text: string): Promise<AudioChunk[]> {
+  const turn = session.turn();
+  turn.write(text);
+  turn.end();
+  return collect(turn.audio());
+}
