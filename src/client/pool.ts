@@ -36,7 +36,7 @@ export interface SessionPoolOptions extends Omit<SpeechSessionOptions, 'signal'>
   minSize?: number;
   /** Most sessions at once (and most concurrent borrowers). Default 4. */
   maxSize?: number;
-  /** Retire a session this old at its next return or check. Default 600 000 ms. */
+  /** Retire a session this old when it is next taken, returned or checked. Default 600 000 ms. */
   maxAgeMs?: number;
   /** Close sessions idle this long while more than `minSize` exist. Default 60 000 ms. */
   idleTimeoutMs?: number;

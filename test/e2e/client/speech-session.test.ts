@@ -207,6 +207,26 @@ describe('connection loss against the reference server', () => {
   });
 });
 
+describe('session upkeep against the reference server', () => {
+  it('keeps a session alive across keepalive pings and re-configures it mid-session', async () => {
+    const session = await connect({ pingIntervalMs: 20, pongTimeoutMs: 500 });
+    const drops: unknown[] = [];
+    session.on('disconnected', (e) => drops.push(e));
+    try {
+      const id = session.connectionId;
+      await new Promise((r) => setTimeout(r, 120));
+      expect(drops).toEqual([]);
+      expect(session.connectionId).toBe(id);
+      await session.configure({ ...CONFIG, locale: 'es-ES', voicePromptId: 'd4cafe03-0000-4000-8000-000000000004' });
+      expect((await sayAll(session, 'Hola de nuevo.')).at(-1)?.isFinal).toBe(true);
+      await expect(session.configure({ ...CONFIG, model: 'nope' })).rejects.toMatchObject({ code: 'session_error', message: 'queue route not found for model: nope' });
+      expect((await sayAll(session, 'Todavía funciona.')).at(-1)?.isFinal).toBe(true);
+    } finally {
+      await session.close();
+    }
+  });
+});
+
 describe('session pool against the reference server', () => {
   it('reuses a warm session and replaces one whose socket was killed', async () => {
     const pool = await SessionPool.create({ baseUrl: wsBase(server), apiKey: TEST_API_KEY, config: CONFIG, minSize: 1, maxSize: 2, reconnect: false, healthCheckIntervalMs: 0 });

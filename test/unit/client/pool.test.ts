@@ -130,6 +130,16 @@ describe('SessionPool', () => {
     expect(p.waiting).toBe(0);
   });
 
+  it('never lends a session older than maxAgeMs', async () => {
+    const { pool: p } = await setup({ minSize: 1, maxSize: 1, maxAgeMs: 1 });
+    const removed: string[] = [];
+    p.on('removed', (_s, reason) => removed.push(reason));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await p.withSession(speakOnce)).not.toBe('conn-1');
+    expect(removed[0]).toBe('expired');
+    expect(removed.every((r) => r === 'expired')).toBe(true);
+  });
+
   it('refuses nonsense sizes', async () => {
     expect(await codeOf(SessionPool.create({ baseUrl: 'ws://127.0.0.1:1', config: { model: 'm' }, minSize: 3, maxSize: 2 }))).toBe('invalid_argument');
   });

@@ -320,6 +320,15 @@ describe('SpeechSession API edges', () => {
     await collect(audio);
   });
 
+  it('closes the session when its signal aborts', async () => {
+    const controller = new AbortController();
+    const { session } = await setup({}, { signal: controller.signal });
+    const closed = new Promise<void>((r) => session.once('close', r));
+    controller.abort();
+    await closed;
+    expect(session.state).toBe('closed');
+  });
+
   it('cancels a turn whose signal is already aborted without sending anything', async () => {
     const { server: s, session } = await setup();
     const turn = session.turn({ signal: AbortSignal.abort() });
