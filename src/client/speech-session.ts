@@ -121,7 +121,6 @@ export class SpeechSession extends EventEmitter<SpeechSessionEvents> {
   #current: Turn | undefined;
   #next: Turn | undefined;
   readonly #stale = new Set<string>();
-  #lastActivity = performance.now();
   readonly #host: TurnHost;
 
   private constructor(options: SpeechSessionOptions) {
@@ -184,11 +183,6 @@ export class SpeechSession extends EventEmitter<SpeechSessionEvents> {
   /** Whether no turn is running or waiting. */
   get idle(): boolean {
     return this.#current === undefined && this.#next === undefined;
-  }
-
-  /** `performance.now()` of the last message received or turn finished (for idle eviction). */
-  get lastActivity(): number {
-    return this.#lastActivity;
   }
 
   /**
@@ -379,7 +373,6 @@ export class SpeechSession extends EventEmitter<SpeechSessionEvents> {
 
   #onFrame(data: Buffer): void {
     const receivedAt = performance.now();
-    this.#lastActivity = receivedAt;
     const parsed = parseServerMessage(data);
     switch (parsed.kind) {
       case 'chunk': {
@@ -442,7 +435,6 @@ export class SpeechSession extends EventEmitter<SpeechSessionEvents> {
   }
 
   #turnSettled(turn: Turn, metrics: TurnMetrics, error: VoxpipeError | undefined): void {
-    this.#lastActivity = performance.now();
     if (metrics.outcome !== 'final') {
       for (const id of turn.generationIds) this.#stale.add(id);
       while (this.#stale.size > STALE_GENERATIONS_KEPT) this.#stale.delete(this.#stale.values().next().value as string);

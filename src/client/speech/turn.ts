@@ -16,6 +16,9 @@ import { ChunkQueue } from './chunk-queue.js';
 import { GenerationError } from './errors.js';
 import { TurnRecorder, type TurnMetrics, type TurnOutcome } from './turn-metrics.js';
 
+/** Frames a turn may hold while the previous turn's cancel awaits its acknowledgement. */
+const MAX_HELD_FRAMES = 4096;
+
 /** Where a turn is in its life. */
 export type TurnState = 'open' | 'ended' | 'cancelling' | 'final' | 'cancelled' | 'failed';
 
@@ -270,6 +273,7 @@ export class Turn {
 
   #sendFrame(frame: ClientAction): void {
     if (this.#held) {
+      if (this.#held.length >= MAX_HELD_FRAMES) throw new InvalidArgumentError(`more than ${MAX_HELD_FRAMES} frames written while the previous turn's cancel is pending`);
       this.#held.push(frame);
       return;
     }
