@@ -11,7 +11,7 @@ export interface AudioChunk {
   /** Chunk index within the generation, from 0 (undefined when the server omitted it on a closing chunk). */
   index: number | undefined;
   /** Decoded audio bytes in the session's format; empty on closing chunks. */
-  data: Buffer;
+  data: Buffer<ArrayBuffer>;
   /** Last chunk of its generation. Not the end of the turn: see `isFinal`. */
   isFinished: boolean;
   /** Last chunk of the whole turn (only after `end()`). */
@@ -25,7 +25,7 @@ export interface AudioChunk {
 const EMPTY = Buffer.alloc(0);
 
 /** Decodes base64 and rejects anything Node would silently skip (bad characters, whitespace, bad length). */
-export function decodeBase64Strict(text: string): Buffer | undefined {
+export function decodeBase64Strict(text: string): Buffer<ArrayBuffer> | undefined {
   if (text.length === 0) return EMPTY;
   if (text.length % 4 === 1) return undefined;
   const pad = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
