@@ -35,6 +35,10 @@ describe('SpeechSession connect', () => {
     const q = await SpeechSession.connect({ url: `${s.url}/ws`, apiKey: KEY, auth: 'query', config: { model: 'm' } });
     sessions.push(q);
     expect(q.connectionId).toBe('conn-2');
+    const eu = await SpeechSession.connect({ region: 'eu', hosts: { us: 'ws://127.0.0.1:1', eu: s.url.replace('ws:', 'http:') }, apiKey: KEY, config: { model: 'm' } });
+    sessions.push(eu);
+    expect(eu.url).toBe(`${s.url}/ws`);
+    expect(eu.connectionId).toBe('conn-3');
   });
 
   it('refuses a bad key with unauthorized and does not retry it', async () => {
