@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../../src/server/app.js';
 import { SessionPool } from '../../../src/client/pool.js';
 import { SpeechSession, type SpeechSessionOptions } from '../../../src/client/speech-session.js';
+import type { GenerationError } from '../../../src/client/speech/errors.js';
 import { TURN_CHANNEL, type TurnMetrics } from '../../../src/client/speech/turn-metrics.js';
 import { pipeTokens, speak } from '../../../src/pipeline/speak.js';
 import type { StreamConfig } from '../../../src/protocol/speech.js';
@@ -108,6 +109,44 @@ describe('token pipeline against the reference server', () => {
         const metrics = await turn.done;
         expect(metrics.turnId).toBe(i + 1);
       }
+    } finally {
+      await session.close();
+    }
+  });
+});
+
+describe('generation errors and diacritics against the reference server', () => {
+  it('surfaces a failed generation as a GenerationError while the turn goes on to isFinal', async () => {
+    const session = await connect();
+    const errors: GenerationError[] = [];
+    session.on('generationError', (e) => errors.push(e));
+    try {
+      const turn = session.turn();
+      const writing = pipeTokens(turn, llmTokens('Fine first. <config voicePromptId="no-such-voice"/>Broken part. ', rng(9), 3));
+      const chunks = await collect(turn.audio());
+      await writing;
+      const metrics = await turn.done;
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject({ code: 'generation_error', message: 'voice prompt not found: no-such-voice' });
+      expect(turn.generationErrors).toEqual(errors);
+      expect(chunks.some((c) => c.generationId === errors[0]?.generationId)).toBe(false);
+      expect(chunks.at(-1)?.isFinal).toBe(true);
+      expect(metrics.generationErrorCount).toBe(1);
+      expect(metrics.audioMs).toBeGreaterThan(0);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('passes the diacritized text of each generation on its first chunk', async () => {
+    const session = await connect({ config: { ...CONFIG, locale: 'he-IL', voicePromptId: 'c3d9e4f2-0000-4000-8000-000000000003', outputDiacritized: true } });
+    try {
+      const chunks = await sayAll(session, 'שלום עולם. מה שלומך היום?');
+      const firsts = new Map<string, (typeof chunks)[number]>();
+      for (const c of chunks) if (!firsts.has(c.generationId)) firsts.set(c.generationId, c);
+      expect(firsts.size).toBeGreaterThanOrEqual(1);
+      for (const first of firsts.values()) expect(first.diacritized).toMatch(/[\u0591-\u05C7]/);
+      expect(chunks.filter((c) => c.diacritized !== undefined)).toHaveLength(firsts.size);
     } finally {
       await session.close();
     }
