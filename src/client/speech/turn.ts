@@ -157,7 +157,8 @@ export class Turn {
     if (this.#reading) throw new InvalidArgumentError('audio() can be read only once per turn');
     this.#reading = true;
     const iterator: AsyncIterableIterator<AudioChunk> = {
-      next: () => this.#queue.next(),
+      // Checked again at hand-over: a chunk already resolved to the consumer is dropped if cancel() came first.
+      next: () => this.#queue.next().then((result) => (result.done || !this.#cancelling ? result : { value: undefined, done: true })),
       return: async () => {
         if (!this.settled) await this.cancel();
         return { value: undefined, done: true };

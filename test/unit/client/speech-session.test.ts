@@ -378,3 +378,17 @@ describe('SpeechSession API edges', () => {
     expect(actions.slice(actions.indexOf('cancel'))).toEqual(['cancel', 'text:a', 'text:b', 'end-stream']);
   });
 });
+
+describe('SpeechSession delivery epoch', () => {
+  it('drops a chunk already handed to a pending read when cancel() runs before the reader resumes', async () => {
+    const { session } = await setup({ chunksPerGeneration: 100 });
+    const turn = session.turn();
+    turn.write('x');
+    const iterator = turn.audio()[Symbol.asyncIterator]();
+    expect((await iterator.next()).done).toBe(false);
+    await new Promise((r) => setTimeout(r, 20));
+    const read = iterator.next(); // served from the buffer: the chunk is already chosen
+    void turn.cancel();
+    expect(await read).toEqual({ value: undefined, done: true });
+  });
+});
