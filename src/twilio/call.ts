@@ -217,9 +217,9 @@ export class TwilioCall extends EventEmitter<TwilioCallEvents> {
     // Barge-in. Everything below runs in this tick: no frame of the turn can go out after the clear.
     const sentAudio = bot.firstAudioAt !== undefined;
     bot.over = true;
-    bot.abort.abort();
     if (sentAudio) this.#send({ event: 'clear', streamSid: this.#streamSid ?? '' });
     const clearAt = performance.now();
+    bot.abort.abort();
     const report = this.#finishTurn(bot, 'interrupted');
     this.#log.info({ turn: bot.id, heardMs: report.heardMs, ...(this.#logText ? { heard: report.heardText } : {}) }, 'barge-in');
     this.emit('barge-in', {
