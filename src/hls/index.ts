@@ -1,0 +1,3 @@
+/** HLS playlist and WebVTT parsing shared by the live service and the captions client. No I/O. */
+export * from './playlist.js';
+export * from './webvtt.js';

@@ -1,0 +1,93 @@
+/**
+ * The captions socket `/live/services/{id}/captions/ws?lang=&playlist_url=` (key by header or `?x-api-key=`).
+ * Handshake: 401 bad key, 403 live not enabled, 404 unknown service, 400 missing `lang` or bad `playlist_url`.
+ * It follows `playlist_url`, else the service's own caption output for `lang`, and sends `hello` (with the resolved
+ * subtitle playlist URL), `cue` frames, `heartbeat` when nothing was sent for `heartbeatMs`, and `error` frames for
+ * playlist problems (the socket stays open). At `#EXT-X-ENDLIST` it closes with {@link CAPTIONS_CLOSE_ENDED}.
+ */
+import type { WebSocket } from 'ws';
+import { CAPTIONS_CLOSE_ENDED, CAPTIONS_ENDED_REASON, type CaptionsFrame } from '../../protocol/captions.js';
+import { Authenticator } from '../auth.js';
+import type { ServerContext } from '../context.js';
+import { followCaptions } from './hls-follower.js';
+import type { LiveServiceStore } from './store.js';
+
+/** Socket settings. */
+export interface CaptionsSocketSettings {
+  heartbeatMs: number;
+  reloadMs: number | undefined;
+}
+
+interface Accepted {
+  serviceId: number;
+  lang: string;
+  url: string;
+}
+
+/** A socket whose send buffer exceeds this is dropped (slow consumer). */
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+const PATH = /^\/live\/services\/([^/]+)\/captions\/ws$/;
+
+/** Adds the captions socket route to `ctx.ws`. */
+export function registerCaptionsSocket(ctx: ServerContext, store: LiveServiceStore, settings: CaptionsSocketSettings): void {
+  const log = ctx.logger.child({ area: 'captions' });
+  ctx.ws.add<Accepted>({
+    match(pathname) {
+      const m = PATH.exec(pathname);
+      return m ? { id: decodeURIComponent(m[1] ?? '') } : undefined;
+    },
+    accept(req, url, params) {
+      const account = ctx.auth.account(Authenticator.keyFrom(req.headers, url, true));
+      if (!account) return { reject: 401, message: 'missing or invalid API key' };
+      if (!account.features.includes('live')) return { reject: 403, message: 'the live API is not enabled for this account' };
+      const id = params.id ?? '';
+      const service = /^\d{1,15}$/.test(id) ? store.get(account.id, Number(id)) : undefined;
+      if (!service) return { reject: 404, message: `live service ${id} not found` };
+      const lang = url.searchParams.get('lang')?.trim();
+      if (!lang) return { reject: 400, message: 'lang query parameter is required' };
+      const explicit = url.searchParams.get('playlist_url');
+      if (explicit !== null && !/^https?:\/\//.test(explicit)) return { reject: 400, message: 'playlist_url must be an http(s) URL' };
+      const own = `http://${req.headers.host ?? '127.0.0.1'}/live/services/${service.id}/captions/${encodeURIComponent(lang)}/playlist.m3u8`;
+      return { accept: { serviceId: service.id, lang, url: explicit ?? own } };
+    },
+    connected(ws, _req, state) {
+      void follow(ws, state, settings).catch((error: unknown) => log.error({ err: error }, 'captions socket failed'));
+    },
+  });
+}
+
+async function follow(ws: WebSocket, state: Accepted, settings: CaptionsSocketSettings): Promise<void> {
+  const controller = new AbortController();
+  ws.on('close', () => controller.abort());
+  ws.on('error', () => controller.abort());
+  let lastSent = Date.now();
+  let helloSent = false;
+  const send = (frame: CaptionsFrame): void => {
+    if (ws.readyState !== ws.OPEN) return;
+    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) return void ws.terminate();
+    ws.send(JSON.stringify(frame));
+    lastSent = Date.now();
+  };
+  const hello = (playlistUrl: string): void => {
+    if (helloSent) return;
+    helloSent = true;
+    send({ type: 'hello', serviceId: state.serviceId, lang: state.lang, playlistUrl });
+  };
+  const heartbeat = setInterval(() => {
+    if (helloSent && Date.now() - lastSent >= settings.heartbeatMs) send({ type: 'heartbeat' });
+  }, Math.max(10, Math.floor(settings.heartbeatMs / 4)));
+  let seq = 0;
+  try {
+    for await (const event of followCaptions({ url: state.url, lang: state.lang, signal: controller.signal, reloadMs: settings.reloadMs })) {
+      if (event.type === 'resolved') hello(event.playlistUrl);
+      else if (event.type === 'error') {
+        hello(state.url);
+        send({ type: 'error', message: event.message });
+      } else if (event.type === 'cue') send({ type: 'cue', seq: ++seq, start: event.cue.start, end: event.cue.end, text: event.cue.text });
+      else if (event.type === 'ended') ws.close(CAPTIONS_CLOSE_ENDED, CAPTIONS_ENDED_REASON);
+    }
+  } finally {
+    clearInterval(heartbeat);
+    controller.abort();
+  }
+}

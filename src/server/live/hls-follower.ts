@@ -1,0 +1,136 @@
+/**
+ * Follows a live HLS WebVTT subtitle track over HTTP: resolves a master playlist to the subtitle rendition of a
+ * language, reloads the media playlist (target duration after a change, half of it otherwise, RFC 8216 §6.3.4),
+ * fetches each new segment once by media sequence with a timeout, maps cue times through `X-TIMESTAMP-MAP`,
+ * suppresses cues repeated across overlapping segments, and ends at `#EXT-X-ENDLIST`. Problems are yielded as
+ * `error` events and following continues.
+ */
+import { parsePlaylist, pickSubtitleRendition, type MediaPlaylist } from '../../hls/playlist.js';
+import { parseWebVtt, toMediaTime, type VttCue } from '../../hls/webvtt.js';
+
+/** What {@link followCaptions} yields. */
+export type FollowEvent =
+  | { type: 'resolved'; playlistUrl: string }
+  | { type: 'cue'; cue: VttCue }
+  | { type: 'error'; message: string }
+  /** One playlist reload was processed (cues of it were yielded before). */
+  | { type: 'reloaded'; targetDuration: number }
+  | { type: 'ended' };
+
+/** Options of {@link followCaptions}. */
+export interface FollowOptions {
+  /** Master or media playlist URL. */
+  url: string;
+  /** Language of the subtitle rendition to pick from a master playlist. */
+  lang: string;
+  /** Pick the default (or first) rendition when none matches `lang`. Default false. */
+  fallbackRendition?: boolean;
+  signal: AbortSignal;
+  /** Timeout of each playlist or segment request. Default 5000 ms. */
+  requestTimeoutMs?: number;
+  /** Fixed reload interval overriding the target-duration rule (tests). */
+  reloadMs?: number | undefined;
+  fetch?: typeof fetch;
+}
+
+/** Largest number of remembered cue keys for duplicate suppression. */
+const SEEN_LIMIT = 4096;
+/** Largest accepted playlist or segment body. */
+const MAX_BODY_CHARS = 4 * 1024 * 1024;
+
+/** Follows the subtitle track at `options.url`; the iteration ends at ENDLIST or when `signal` aborts. */
+export async function* followCaptions(options: FollowOptions): AsyncGenerator<FollowEvent> {
+  const get = (url: string): Promise<string> => fetchText(url, options);
+  const seen = new Map<string, true>();
+  let mediaUrl: string | undefined;
+  let nextSeq: number | undefined;
+  let lastText = '';
+  let targetDuration = 2;
+  while (!options.signal.aborted) {
+    let changed = false;
+    try {
+      if (mediaUrl === undefined) {
+        const parsed = parsePlaylist(await get(options.url), options.url);
+        if (parsed.kind === 'master') {
+          const rendition = pickSubtitleRendition(parsed, options.lang, options.fallbackRendition ?? false);
+          if (!rendition) throw new Error(`no SUBTITLES rendition for language ${options.lang} in ${options.url}`);
+          mediaUrl = rendition.uri;
+        } else mediaUrl = options.url;
+        yield { type: 'resolved', playlistUrl: mediaUrl };
+      }
+      const text = await get(mediaUrl);
+      changed = text !== lastText;
+      lastText = text;
+      const playlist = parsePlaylist(text, mediaUrl);
+      if (playlist.kind !== 'media') throw new Error(`expected a media playlist at ${mediaUrl}`);
+      targetDuration = playlist.targetDuration;
+      nextSeq = windowStart(playlist, nextSeq);
+      for (const segment of playlist.segments) {
+        if (segment.seq < nextSeq) continue;
+        const doc = parseWebVtt(await get(segment.uri));
+        const cues = doc.cues
+          .map((c) => ({ start: round(toMediaTime(c.start, doc.timestampMap)), end: round(toMediaTime(c.end, doc.timestampMap)), text: c.text }))
+          .sort((a, b) => a.start - b.start || a.end - b.end);
+        for (const cue of cues) {
+          const key = `${cue.start}|${cue.end}|${cue.text}`;
+          if (seen.has(key)) continue;
+          seen.set(key, true);
+          if (seen.size > SEEN_LIMIT) seen.delete(seen.keys().next().value as string);
+          yield { type: 'cue', cue };
+        }
+        nextSeq = segment.seq + 1;
+      }
+      yield { type: 'reloaded', targetDuration };
+      if (playlist.endList) {
+        yield { type: 'ended' };
+        return;
+      }
+    } catch (error) {
+      if (options.signal.aborted) return;
+      yield { type: 'error', message: (error as Error).message };
+    }
+    const waitMs = options.reloadMs ?? (changed ? targetDuration * 1000 : (targetDuration * 1000) / 2);
+    await delay(waitMs, options.signal);
+  }
+}
+
+/** Where to continue in `playlist`: the saved position, or the window start when the position fell out of it or the stream restarted. */
+function windowStart(playlist: MediaPlaylist, nextSeq: number | undefined): number {
+  const last = playlist.mediaSequence + playlist.segments.length;
+  if (nextSeq === undefined || nextSeq < playlist.mediaSequence || nextSeq > last) return playlist.mediaSequence;
+  return nextSeq;
+}
+
+const round = (s: number): number => Math.round(s * 1000) / 1000;
+
+async function fetchText(url: string, options: FollowOptions): Promise<string> {
+  const timeout = AbortSignal.timeout(options.requestTimeoutMs ?? 5000);
+  const signal = AbortSignal.any([options.signal, timeout]);
+  let res: Response;
+  try {
+    res = await (options.fetch ?? fetch)(url, { signal });
+  } catch (error) {
+    if (timeout.aborted) throw new Error(`timed out fetching ${url}`);
+    throw new Error(`cannot fetch ${url}: ${(error as Error).message}`);
+  }
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw new Error(`HTTP ${res.status} fetching ${url}`);
+  }
+  const text = await res.text();
+  if (text.length > MAX_BODY_CHARS) throw new Error(`response too large from ${url}`);
+  return text;
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
