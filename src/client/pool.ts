@@ -124,8 +124,9 @@ export class SessionPool extends EventEmitter<SessionPoolEvents> {
   }
 
   /**
-   * Lends a session to `fn` and takes it back when `fn` settles. `fn` should leave no turn running (a
-   * session returned busy is closed and replaced). Rejects with `pool_exhausted` after `acquireTimeoutMs`
+   * Lends a session to `fn` and takes it back when `fn` settles. A turn `fn` cancelled or ended without
+   * waiting is waited for (up to the cancel timeout) before the session is reused; a session returned with a
+   * turn still open for writing is closed and replaced. Rejects with `pool_exhausted` after `acquireTimeoutMs`
    * of waiting, `pool_closed` once closed, or `aborted` when `signal` aborts while waiting.
    */
   async withSession<T>(fn: (session: SpeechSession) => Promise<T> | T, options: { signal?: AbortSignal } = {}): Promise<T> {
@@ -150,7 +151,7 @@ export class SessionPool extends EventEmitter<SessionPoolEvents> {
           try {
             return await fn(entry.session);
           } finally {
-            this.#release(entry);
+            await this.#release(entry);
           }
         },
         { signal: wait.signal },
@@ -183,12 +184,15 @@ export class SessionPool extends EventEmitter<SessionPoolEvents> {
     return this.#connect(false);
   }
 
-  #release(entry: Entry): void {
+  /** Takes a session back; a turn still finishing (a cancel awaiting its acknowledgement) is waited for first. */
+  async #release(entry: Entry): Promise<void> {
+    const { session } = entry;
+    const idle = session.idle || (await session.drained((this.#options.turn?.cancelTimeoutMs ?? 2000) + 100));
     if (this.#closed) {
       void this.#remove(entry, 'pool-closed');
       return;
     }
-    const reason = entry.session.idle ? this.#unfit(entry) : 'busy';
+    const reason = idle ? this.#unfit(entry) : 'busy';
     if (reason) {
       void this.#remove(entry, reason).then(() => this.#refill());
       return;

@@ -204,6 +204,26 @@ export class SpeechSession extends EventEmitter<SpeechSessionEvents> {
     return turn;
   }
 
+  /**
+   * Resolves true once no turn is running or waiting, e.g. after a `cancel()` that was not awaited got its
+   * acknowledgement or an ended turn got its isFinal; false after `timeoutMs`, or at once when a turn is
+   * still open for writing (it will not finish by itself).
+   */
+  async drained(timeoutMs: number): Promise<boolean> {
+    const deadline = performance.now() + timeoutMs;
+    while (!this.idle) {
+      const turn = this.#next ?? this.#current;
+      const left = deadline - performance.now();
+      if (!turn || turn.state === 'open' || left <= 0) return false;
+      let timer: NodeJS.Timeout | undefined;
+      const quiet = await Promise.race([turn.quiet.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(resolve, left, false)))]);
+      clearTimeout(timer);
+      if (!quiet) return false;
+      await Promise.resolve();
+    }
+    return true;
+  }
+
   /** Sends a new `stream-config` (applies to text flushed afterwards, and after reconnects); verified like at connect. */
   async configure(config: StreamConfig): Promise<void> {
     this.#config = { ...config };

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionPool, type SessionPoolOptions } from '../../../src/client/pool.js';
 import type { SpeechSession } from '../../../src/client/speech-session.js';
-import { codeOf } from './test-utils.js';
+import { codeOf, collect } from './test-utils.js';
 import { startFakeServer, type FakeServer } from './fake-speech-server.js';
 
 let server: FakeServer | undefined;
@@ -74,6 +74,27 @@ describe('SessionPool', () => {
     expect(removed).toEqual(['busy']);
     expect(await p.withSession(speakOnce)).toBe('conn-2');
     expect(s.connections).toBe(2);
+  });
+
+  it('waits for a cancel that was not awaited and an ended turn, then reuses the session', async () => {
+    const { server: s, pool: p } = await setup({ minSize: 1, maxSize: 1 });
+    const removed: string[] = [];
+    p.on('removed', (_s, reason) => removed.push(reason));
+    await p.withSession(async (session) => {
+      const turn = session.turn();
+      turn.write('barge me');
+      await new Promise((r) => setTimeout(r, 3));
+      void turn.cancel();
+    });
+    await p.withSession((session) => {
+      const turn = session.turn();
+      turn.write('ended but not read');
+      turn.end();
+      void collect(turn.audio());
+    });
+    expect(await p.withSession(speakOnce)).toBe('conn-1');
+    expect(removed).toEqual([]);
+    expect(s.connections).toBe(1);
   });
 
   it('health-checks idle sessions by ping and evicts idle ones above minSize', async () => {

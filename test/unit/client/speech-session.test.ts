@@ -392,3 +392,19 @@ describe('SpeechSession delivery epoch', () => {
     expect(await read).toEqual({ value: undefined, done: true });
   });
 });
+
+describe('SpeechSession drained', () => {
+  it('is true when idle or once a cancelled turn is acknowledged, false for a turn still open', async () => {
+    const { session } = await setup({ chunksPerGeneration: 100 });
+    expect(await session.drained(100)).toBe(true);
+    const cancelled = session.turn();
+    cancelled.write('x');
+    void cancelled.cancel();
+    expect(await session.drained(1000)).toBe(true);
+    expect(session.idle).toBe(true);
+    const open = session.turn();
+    open.write('still writing');
+    expect(await session.drained(1000)).toBe(false);
+    await open.cancel();
+  });
+});
