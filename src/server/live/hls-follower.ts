@@ -3,7 +3,7 @@
  * language, reloads the media playlist (target duration after a change, half of it otherwise, RFC 8216 §6.3.4),
  * fetches each new segment once by media sequence with a timeout, maps cue times through `X-TIMESTAMP-MAP`,
  * suppresses cues repeated across overlapping segments, and ends at `#EXT-X-ENDLIST`. Problems are yielded as
- * `error` events and following continues.
+ * `error` events (a problem repeating on every reload is yielded once, until a reload succeeds) and following continues.
  */
 import { parsePlaylist, pickSubtitleRendition, type MediaPlaylist } from '../../hls/playlist.js';
 import { parseWebVtt, toMediaTime, type VttCue } from '../../hls/webvtt.js';
@@ -46,6 +46,7 @@ export async function* followCaptions(options: FollowOptions): AsyncGenerator<Fo
   let nextSeq: number | undefined;
   let lastText = '';
   let targetDuration = 2;
+  let lastError: string | undefined;
   while (!options.signal.aborted) {
     let changed = false;
     try {
@@ -80,6 +81,7 @@ export async function* followCaptions(options: FollowOptions): AsyncGenerator<Fo
         }
         nextSeq = segment.seq + 1;
       }
+      lastError = undefined;
       yield { type: 'reloaded', targetDuration };
       if (playlist.endList) {
         yield { type: 'ended' };
@@ -87,7 +89,9 @@ export async function* followCaptions(options: FollowOptions): AsyncGenerator<Fo
       }
     } catch (error) {
       if (options.signal.aborted) return;
-      yield { type: 'error', message: (error as Error).message };
+      const message = (error as Error).message;
+      if (message !== lastError) yield { type: 'error', message };
+      lastError = message;
     }
     const waitMs = options.reloadMs ?? (changed ? targetDuration * 1000 : (targetDuration * 1000) / 2);
     await delay(waitMs, options.signal);
