@@ -96,10 +96,6 @@ export class TurnRecorder {
   #stale = 0;
   readonly #startedAt = performance.now();
 
-  /** Whether any text was written. */
-  get hasText(): boolean {
-    return this.#firstTextAt !== undefined;
-  }
   /** Notes the first `stream-text` (later calls are ignored). */
   textSent(at = performance.now()): void {
     this.#firstTextAt ??= at;

@@ -72,6 +72,7 @@ export class Turn {
   #state: TurnState = 'open';
   #held: ClientAction[] | undefined = [];
   #sentText = false;
+  #written = false;
   #reading = false;
   #cancelling: Promise<CancelResult> | undefined;
   #ack: ((acknowledged: boolean) => void) | undefined;
@@ -125,7 +126,7 @@ export class Turn {
     if (typeof text !== 'string') throw new InvalidArgumentError('text must be a string');
     if (this.#state !== 'open') throw new InvalidArgumentError(`cannot write to a turn that is ${this.#state}`);
     if (text.length === 0 && options.ctx === undefined) return;
-    this.#recorder.textSent();
+    this.#written = true;
     this.#sendFrame(options.ctx === undefined ? { action: 'stream-text', text } : { action: 'stream-text', text, ctx: options.ctx });
   }
 
@@ -134,7 +135,7 @@ export class Turn {
     if (this.#state !== 'open') return;
     this.#state = 'ended';
     this.#recorder.endSent();
-    if (!this.#recorder.hasText) {
+    if (!this.#written) {
       this.#held = undefined;
       this.#settle('final');
       this.#quietNow();
@@ -279,7 +280,10 @@ export class Turn {
       return;
     }
     this.#host.send(frame);
-    if (frame.action === 'stream-text') this.#sentText = true;
+    if (frame.action === 'stream-text') {
+      this.#recorder.textSent();
+      this.#sentText = true;
+    }
   }
 
   /** Sends `cancel` (when text went out) and waits for the acknowledgement; stale chunks meanwhile are counted and dropped. */
