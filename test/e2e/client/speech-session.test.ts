@@ -42,6 +42,16 @@ async function* llmTokens(text: string, random: () => number, maxLen = 1): Async
 }
 
 
+/** Runs `fn` with a connected session and closes it afterwards. */
+async function withConnection(options: Partial<SpeechSessionOptions>, fn: (session: SpeechSession) => Promise<void>): Promise<void> {
+  const session = await connect(options);
+  try {
+    await fn(session);
+  } finally {
+    await session.close();
+  }
+}
+
 function killServerSockets(): void {
   for (const ws of server.context.ws.clients) ws.terminate();
 }
@@ -68,8 +78,7 @@ describe('token pipeline against the reference server', () => {
   });
 
   it('speaks a one-character-at-a-time stream with tags and emoji, reporting the voice state of each piece', async () => {
-    const session = await connect({ config: { ...CONFIG, acceptEmojis: true } });
-    try {
+    await withConnection({ config: { ...CONFIG, acceptEmojis: true } }, async (session) => {
       const turn = session.turn();
       const writing = pipeTokens(turn, llmTokens(TAGGED, rng(7)), { config: session.config });
       const chunks = await collect(turn.audio());
@@ -88,14 +97,11 @@ describe('token pipeline against the reference server', () => {
       expect(summary.segments.find((s) => s.text.includes('Muy'))?.state.emotion).toBe('happy');
       expect(summary.segments.find((s) => s.text.includes('now'))?.state.locale).toBe('fr-FR');
       expect(metrics.ttfaFromFirstTokenMs).toBeGreaterThanOrEqual(metrics.ttfaFromFirstTextMs ?? Infinity);
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   it('runs many turns on one session, each with its own generations', async () => {
-    const session = await connect();
-    try {
+    await withConnection({}, async (session) => {
       const seen = new Set<string>();
       for (let i = 0; i < 4; i++) {
         const turn = session.turn();
@@ -109,18 +115,15 @@ describe('token pipeline against the reference server', () => {
         const metrics = await turn.done;
         expect(metrics.turnId).toBe(i + 1);
       }
-    } finally {
-      await session.close();
-    }
+    });
   });
 });
 
 describe('generation errors and diacritics against the reference server', () => {
   it('surfaces a failed generation as a GenerationError while the turn goes on to isFinal', async () => {
-    const session = await connect();
-    const errors: GenerationError[] = [];
-    session.on('generationError', (e) => errors.push(e));
-    try {
+    await withConnection({}, async (session) => {
+      const errors: GenerationError[] = [];
+      session.on('generationError', (e) => errors.push(e));
       const turn = session.turn();
       const writing = pipeTokens(turn, llmTokens('Fine first. <config voicePromptId="no-such-voice"/>Broken part. ', rng(9), 3));
       const chunks = await collect(turn.audio());
@@ -133,32 +136,26 @@ describe('generation errors and diacritics against the reference server', () => 
       expect(chunks.at(-1)?.isFinal).toBe(true);
       expect(metrics.generationErrorCount).toBe(1);
       expect(metrics.audioMs).toBeGreaterThan(0);
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   it('passes the diacritized text of each generation on its first chunk', async () => {
-    const session = await connect({ config: { ...CONFIG, locale: 'he-IL', voicePromptId: 'c3d9e4f2-0000-4000-8000-000000000003', outputDiacritized: true } });
-    try {
+    await withConnection({ config: { ...CONFIG, locale: 'he-IL', voicePromptId: 'c3d9e4f2-0000-4000-8000-000000000003', outputDiacritized: true } }, async (session) => {
       const chunks = await sayAll(session, 'שלום עולם. מה שלומך היום?');
       const firsts = new Map<string, (typeof chunks)[number]>();
       for (const c of chunks) if (!firsts.has(c.generationId)) firsts.set(c.generationId, c);
       expect(firsts.size).toBeGreaterThanOrEqual(1);
       for (const first of firsts.values()) expect(first.diacritized).toMatch(/[\u0591-\u05C7]/);
       expect(chunks.filter((c) => c.diacritized !== undefined)).toHaveLength(firsts.size);
-    } finally {
-      await session.close();
-    }
+    });
   });
 });
 
 describe('barge-in against the reference server', () => {
   it('delivers no chunk after cancel at random points and keeps the session usable', async () => {
-    const session = await connect({ config: { ...CONFIG, realtime: true } });
-    const random = rng(42);
-    let cancelledRounds = 0;
-    try {
+    await withConnection({ config: { ...CONFIG, realtime: true } }, async (session) => {
+      const random = rng(42);
+      let cancelledRounds = 0;
       for (let round = 0; round < 8; round++) {
         const turn = session.turn();
         const writing = pipeTokens(turn, llmTokens('This is a long answer that keeps going. '.repeat(6), random, 5));
@@ -193,16 +190,13 @@ describe('barge-in against the reference server', () => {
       const chunks = await collect(after.audio());
       expect(chunks.at(-1)?.isFinal).toBe(true);
       expect(chunks.every((c) => c.turnId === after.id)).toBe(true);
-    } finally {
-      await session.close();
-    }
+    });
   });
 });
 
 describe('connection loss against the reference server', () => {
   it('reconnects between turns with a new connection and the same config', async () => {
-    const session = await connect({ reconnect: { baseDelayMs: 10, maxDelayMs: 50 } });
-    try {
+    await withConnection({ reconnect: { baseDelayMs: 10, maxDelayMs: 50 } }, async (session) => {
       const before = session.connectionId;
       const reconnected = new Promise((r) => session.once('connected', r));
       killServerSockets();
@@ -210,14 +204,11 @@ describe('connection loss against the reference server', () => {
       expect(session.connectionId).toBeDefined();
       expect(session.connectionId).not.toBe(before);
       expect((await sayAll(session, 'After the reconnect.')).at(-1)?.isFinal).toBe(true);
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   it('fails a turn with connection_closed when the socket drops mid-turn', async () => {
-    const session = await connect({ config: { ...CONFIG, realtime: true }, reconnect: false });
-    try {
+    await withConnection({ config: { ...CONFIG, realtime: true }, reconnect: false }, async (session) => {
       const turn = session.turn();
       turn.write('A sentence long enough to still be speaking when the socket dies. '.repeat(3));
       turn.end();
@@ -229,9 +220,7 @@ describe('connection loss against the reference server', () => {
       }
       expect(error).toBeInstanceOf(VoxpipeError);
       expect((error as VoxpipeError).code).toBe('connection_closed');
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   it('refuses a bad key at the handshake', async () => {
@@ -248,10 +237,9 @@ describe('connection loss against the reference server', () => {
 
 describe('session upkeep against the reference server', () => {
   it('keeps a session alive across keepalive pings and re-configures it mid-session', async () => {
-    const session = await connect({ pingIntervalMs: 20, pongTimeoutMs: 500 });
-    const drops: unknown[] = [];
-    session.on('disconnected', (e) => drops.push(e));
-    try {
+    await withConnection({ pingIntervalMs: 20, pongTimeoutMs: 500 }, async (session) => {
+      const drops: unknown[] = [];
+      session.on('disconnected', (e) => drops.push(e));
       const id = session.connectionId;
       await new Promise((r) => setTimeout(r, 120));
       expect(drops).toEqual([]);
@@ -260,9 +248,7 @@ describe('session upkeep against the reference server', () => {
       expect((await sayAll(session, 'Hola de nuevo.')).at(-1)?.isFinal).toBe(true);
       await expect(session.configure({ ...CONFIG, model: 'nope' })).rejects.toMatchObject({ code: 'session_error', message: 'queue route not found for model: nope' });
       expect((await sayAll(session, 'Todavía funciona.')).at(-1)?.isFinal).toBe(true);
-    } finally {
-      await session.close();
-    }
+    });
   });
 });
 
