@@ -26,7 +26,7 @@ import { performance } from 'node:perf_hooks';
 import { EventEmitter } from 'eventemitter3';
 import type { Logger } from 'pino';
 import type WebSocket from 'ws';
-import { ConnectionError, ProtocolError, TimeoutError, VoxpipeError, shouldRetry } from '../errors.js';
+import { AbortError, ConnectionError, ProtocolError, TimeoutError, VoxpipeError, shouldRetry } from '../errors.js';
 import { silentLogger } from '../logger.js';
 import { parseServerMessage, type ClientAction, type StreamConfig } from '../protocol/speech.js';
 import { backoffMs, sleep } from './http.js';
@@ -151,8 +151,9 @@ export class SpeechSession extends EventEmitter<SpeechSessionEvents> {
 
   /** Connects, awaits the welcome and configures the session; retries retryable connect failures per `reconnect`. */
   static async connect(options: SpeechSessionOptions): Promise<SpeechSession> {
-    const session = new SpeechSession(options);
     const { signal } = options;
+    if (signal?.aborted) throw new AbortError();
+    const session = new SpeechSession(options);
     const onAbort = (): void => void session.close();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {

@@ -59,6 +59,12 @@ describe('SpeechSession connect', () => {
     expect(error).toMatchObject({ code: 'session_error', message: 'queue route not found for model: nope' });
   });
 
+  it('refuses to connect with an already aborted signal', async () => {
+    server = await startFakeServer();
+    expect(await codeOf(SpeechSession.connect({ baseUrl: server.url, config: { model: 'm' }, signal: AbortSignal.abort() }))).toBe('aborted');
+    expect(server.connections).toBe(0);
+  });
+
   it('needs an endpoint: no hidden default host', async () => {
     expect(await codeOf(SpeechSession.connect({ config: { model: 'm' } }))).toBe('invalid_argument');
     expect(await codeOf(SpeechSession.connect({ region: 'eu', hosts: { us: 'wss://x' }, config: { model: 'm' } }))).toBe('invalid_argument');
