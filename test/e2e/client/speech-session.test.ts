@@ -278,6 +278,28 @@ describe('session pool against the reference server', () => {
   });
 });
 
+describe('session pool with reconnecting sessions against the reference server', () => {
+  it('keeps the same pooled session across a killed socket: it reconnects and re-configures itself', async () => {
+    const pool = await SessionPool.create({ baseUrl: wsBase(server), apiKey: TEST_API_KEY, config: CONFIG, minSize: 1, maxSize: 1, reconnect: { baseDelayMs: 5, maxDelayMs: 20 }, healthCheckIntervalMs: 0 });
+    try {
+      const first = await pool.withSession(async (session) => {
+        const reconnected = new Promise((r) => session.once('connected', r));
+        killServerSockets();
+        await reconnected;
+        return session;
+      });
+      const again = await pool.withSession(async (session) => {
+        expect((await sayAll(session, 'Back again.')).at(-1)?.isFinal).toBe(true);
+        return session;
+      });
+      expect(again).toBe(first);
+      expect(pool.size).toBe(1);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
 describe('metrics against the reference server', () => {
   it('publishes sane per-turn metrics on the diagnostics channel', async () => {
     const session = await connect();
