@@ -4,13 +4,14 @@ import type { Command } from './command.js';
 import { benchCommand } from './commands/bench.js';
 import { dubCommand } from './commands/dub.js';
 import { genderCommand } from './commands/gender.js';
+import { liveCommand } from './commands/live.js';
 import { sayCommand } from './commands/say.js';
 import { usageCommand } from './commands/usage.js';
 import { voicesCommand } from './commands/voices.js';
 import { describeFailure, EXIT, UsageError } from './context.js';
 import { serveCommand } from './serve.js';
 
-const COMMANDS: Command[] = [serveCommand, sayCommand, voicesCommand, genderCommand, dubCommand, usageCommand, benchCommand];
+const COMMANDS: Command[] = [serveCommand, sayCommand, voicesCommand, genderCommand, dubCommand, liveCommand, usageCommand, benchCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
