@@ -4,7 +4,7 @@
  * (`aggregateUsage`, so the numbers and column names match `GET /api/v1/usage/concurrent/by-model`).
  * Finished sessions are kept up to `maxIntervals` (oldest dropped first, counted in `droppedIntervals`).
  */
-import { printTable } from '../cli/context.js';
+import { printTable } from '../text-table.js';
 import { InvalidArgumentError } from '../errors.js';
 import { aggregateUsage, parseUsageDateRange, type UsageByModelItem, type UsageInterval } from '../protocol/usage.js';
 
