@@ -11,6 +11,7 @@ WORKDIR /app
 ENV NODE_ENV=production PORT=8080
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/web ./web
 COPY package.json ./
 VOLUME /data
 EXPOSE 8080
