@@ -34,3 +34,8 @@ export { speak, pipeTokens, type SpeakOptions, type PipeSummary } from './pipeli
 export { FrameCoalescer, type SpeakFrame, type CoalescerOptions } from './pipeline/coalescer.js';
 export { deltaText, type TokenSource, type TokenStreamItem, type ChatCompletionChunkLike, type ResponseStreamEventLike } from './pipeline/token-source.js';
 export { OpenSpeechClient, type OpenSpeechClientOptions, type OpenSpeakRequest, type OpenSpeech, type OpenSpeechResult } from './client/speech/open-client.js';
+export { LiveClient, type LiveCallOptions, type LiveListQuery } from './client/live.js';
+export { CaptionsFollower, writeCaptions, type CaptionsFollowerOptions, type CaptionsFollowerStats, type FollowedCue } from './client/captions-follower.js';
+export type { LiveService, LiveServiceConfig, LiveServiceList, LiveStatus, LiveVoicesResponse, LiveUpstreamError } from './protocol/live.js';
+export type { CaptionsFrame } from './protocol/captions.js';
+export { formatSrt, formatWebVtt, parseWebVtt, type VttCue } from './hls/webvtt.js';
