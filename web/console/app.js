@@ -45,7 +45,7 @@ async function getJson(path) {
 async function loadCatalog() {
   try {
     const catalog = await getJson('/console/catalog');
-    fill($('model'), catalog.models.map((m) => [m.id, m.id]));
+    fill($('model'), catalog.models.map((m) => [m.id, m.id]), catalog.models.at(-1)?.id);
     fill($('voice'), catalog.voices.map((v) => [v.voicePromptId, `${v.name} (${v.gender.toLowerCase()}, ${v.locale})`]));
     fill($('format'), catalog.formats.map((f) => [f, f]), 's16le');
     fill($('sample-rate'), catalog.sampleRates.map((r) => [String(r), `${r} Hz`]), '24000');
