@@ -50,16 +50,21 @@ export async function* followCaptions(options: FollowOptions): AsyncGenerator<Fo
   while (!options.signal.aborted) {
     let changed = false;
     try {
+      let text: string | undefined;
       if (mediaUrl === undefined) {
-        const parsed = parsePlaylist(await get(options.url), options.url);
+        const first = await get(options.url);
+        const parsed = parsePlaylist(first, options.url);
         if (parsed.kind === 'master') {
           const rendition = pickSubtitleRendition(parsed, options.lang, options.fallbackRendition ?? false);
           if (!rendition) throw new Error(`no SUBTITLES rendition for language ${options.lang} in ${options.url}`);
           mediaUrl = rendition.uri;
-        } else mediaUrl = options.url;
+        } else {
+          mediaUrl = options.url;
+          text = first;
+        }
         yield { type: 'resolved', playlistUrl: mediaUrl };
       }
-      const text = await get(mediaUrl);
+      text ??= await get(mediaUrl);
       changed = text !== lastText;
       lastText = text;
       const playlist = parsePlaylist(text, mediaUrl);
@@ -68,7 +73,16 @@ export async function* followCaptions(options: FollowOptions): AsyncGenerator<Fo
       nextSeq = windowStart(playlist, nextSeq);
       for (const segment of playlist.segments) {
         if (segment.seq < nextSeq) continue;
-        const doc = parseWebVtt(await get(segment.uri));
+        const body = await get(segment.uri);
+        let doc: ReturnType<typeof parseWebVtt>;
+        try {
+          doc = parseWebVtt(body);
+        } catch (error) {
+          // A broken segment will not get better: report it and move on (a failed fetch is retried instead).
+          nextSeq = segment.seq + 1;
+          yield { type: 'error', message: `segment ${segment.seq}: ${(error as Error).message}` };
+          continue;
+        }
         const cues = doc.cues
           .map((c) => ({ start: round(toMediaTime(c.start, doc.timestampMap)), end: round(toMediaTime(c.end, doc.timestampMap)), text: c.text }))
           .sort((a, b) => a.start - b.start || a.end - b.end);
