@@ -81,6 +81,21 @@ export function toMediaTime(seconds: number, map: TimestampMap | undefined): num
   return map ? seconds - map.local + map.mpegts / 90_000 : seconds;
 }
 
+/** MPEG-TS timestamps are 33-bit 90 kHz counters: they wrap every 2^33 ticks (about 26.5 hours). */
+export const MPEGTS_WRAP = 2 ** 33;
+
+/** Unwraps successive `MPEGTS` values of one stream so media time keeps growing across the 33-bit wrap. */
+export class MpegTsClock {
+  #last: number | undefined;
+
+  /** The unwrapped value of `mpegts`: the candidate (`mpegts + k·2^33`) nearest to the previous value. */
+  unwrap(mpegts: number): number {
+    const value = this.#last === undefined ? mpegts : mpegts + Math.round((this.#last - mpegts) / MPEGTS_WRAP) * MPEGTS_WRAP;
+    this.#last = value;
+    return value;
+  }
+}
+
 /** Writes a WebVTT document whose cue times are media time (`X-TIMESTAMP-MAP=MPEGTS:0,LOCAL:00:00:00.000`). */
 export function formatWebVtt(cues: Iterable<VttCue>, options: { timestampMap?: boolean } = {}): string {
   const header = options.timestampMap ? 'WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:0,LOCAL:00:00:00.000\n' : 'WEBVTT\n';

@@ -1,12 +1,12 @@
 /**
  * Follows a live HLS WebVTT subtitle track over HTTP: resolves a master playlist to the subtitle rendition of a
  * language, reloads the media playlist (target duration after a change, half of it otherwise, RFC 8216 §6.3.4),
- * fetches each new segment once by media sequence with a timeout, maps cue times through `X-TIMESTAMP-MAP`,
- * suppresses cues repeated across overlapping segments, and ends at `#EXT-X-ENDLIST`. Problems are yielded as
+ * fetches each new segment once by media sequence with a timeout, maps cue times through `X-TIMESTAMP-MAP` (unwrapping
+ * the 33-bit MPEG-TS clock), suppresses cues repeated across overlapping segments, and ends at `#EXT-X-ENDLIST`. Problems are yielded as
  * `error` events (a problem repeating on every reload is yielded once, until a reload succeeds) and following continues.
  */
 import { parsePlaylist, pickSubtitleRendition, type MediaPlaylist } from '../../hls/playlist.js';
-import { parseWebVtt, toMediaTime, type VttCue } from '../../hls/webvtt.js';
+import { MpegTsClock, parseWebVtt, toMediaTime, type VttCue } from '../../hls/webvtt.js';
 
 /** What {@link followCaptions} yields. */
 export type FollowEvent =
@@ -42,6 +42,7 @@ const MAX_BODY_CHARS = 4 * 1024 * 1024;
 export async function* followCaptions(options: FollowOptions): AsyncGenerator<FollowEvent> {
   const get = (url: string): Promise<string> => fetchText(url, options);
   const seen = new Map<string, true>();
+  const clock = new MpegTsClock();
   let mediaUrl: string | undefined;
   let nextSeq: number | undefined;
   let lastText = '';
@@ -83,8 +84,9 @@ export async function* followCaptions(options: FollowOptions): AsyncGenerator<Fo
           yield { type: 'error', message: `segment ${segment.seq}: ${(error as Error).message}` };
           continue;
         }
+        const map = doc.timestampMap && { local: doc.timestampMap.local, mpegts: clock.unwrap(doc.timestampMap.mpegts) };
         const cues = doc.cues
-          .map((c) => ({ start: round(toMediaTime(c.start, doc.timestampMap)), end: round(toMediaTime(c.end, doc.timestampMap)), text: c.text }))
+          .map((c) => ({ start: round(toMediaTime(c.start, map)), end: round(toMediaTime(c.end, map)), text: c.text }))
           .sort((a, b) => a.start - b.start || a.end - b.end);
         for (const cue of cues) {
           const key = `${cue.start}|${cue.end}|${cue.text}`;

@@ -131,6 +131,36 @@ describe('built-in pipeline', () => {
     }
   });
 
+  it('PUT on a running service restarts its pipeline with the new config; stop and DELETE end the outputs', async () => {
+    const o = await startOrigin();
+    try {
+      o.publish(2);
+      const { id } = await live.createService(hlsConfig(o.masterUrl, 'put-running'));
+      await live.start(id);
+      const playlistOf = (lang: string): Promise<Response> => fetch(`${server.url}/live/services/${id}/captions/${lang}/playlist.m3u8`);
+      const updated = await live.updateService(id, (config) => ({
+        ...config,
+        translations: [{ language: 'he-IL', ttsEngine: 'voxpipe', voice: 'c3d9e4f2-0000-4000-8000-000000000003' }],
+      }));
+      expect(updated.state).toBe('running');
+      expect(Object.keys((await live.status(id)).captions)).toEqual(['he-IL']);
+      const log = await openFrames(socketUrl(id, `lang=he-IL&x-api-key=${TEST_API_KEY}`));
+      await log.until((f) => cues(f).length === expectedCues(2).length);
+      expect((await playlistOf('en-US')).status).toBe(404);
+      await live.stop(id);
+      expect((await playlistOf('he-IL')).status).toBe(404);
+      await log.until((f) => f.some((x) => x.type === 'error' && x.message.includes('HTTP 404')));
+      expect(log.ws.readyState).toBe(log.ws.OPEN);
+      log.ws.close();
+      await live.start(id);
+      await live.deleteService(id);
+      expect((await playlistOf('he-IL')).status).toBe(404);
+      expect(await live.status(id).catch((e: unknown) => (e as { status?: number }).status)).toBe(404);
+    } finally {
+      await o.close();
+    }
+  });
+
   it('a running service resumes after a restart and its captions flow again', async () => {
     const o = await startOrigin();
     const dataDir = mkdtempSync(join(tmpdir(), 'voxpipe-live-'));

@@ -56,3 +56,17 @@ describe('writers', () => {
     expect(formatSrt(cues)).toBe('1\n00:00:10,000 --> 00:00:11,250\na\n\n2\n00:00:12,000 --> 00:00:13,000\nb\nc\n\n');
   });
 });
+
+describe('MpegTsClock', () => {
+  it('keeps media time growing across the 33-bit wrap and leaves ordinary values alone', async () => {
+    const { MpegTsClock, MPEGTS_WRAP } = await import('../../../src/hls/webvtt.js');
+    const clock = new MpegTsClock();
+    expect(clock.unwrap(900_000)).toBe(900_000);
+    expect(clock.unwrap(720_000)).toBe(720_000);
+    expect(clock.unwrap(MPEGTS_WRAP - 90_000)).toBe(MPEGTS_WRAP - 90_000 - MPEGTS_WRAP);
+    const fresh = new MpegTsClock();
+    fresh.unwrap(MPEGTS_WRAP - 90_000);
+    expect(fresh.unwrap(90_000)).toBe(MPEGTS_WRAP + 90_000);
+    expect(fresh.unwrap(180_000)).toBe(MPEGTS_WRAP + 180_000);
+  });
+});
