@@ -37,8 +37,8 @@ export const NEUTRAL_FACE = '😐';
 /** What an emoji grapheme means to the tag grammar. */
 export type EmojiKind = 'flag' | 'globe' | 'neutral' | 'other';
 
-/** Text that may contain an emoji (a cheap test before segmenting it into grapheme clusters). */
-export const EMOJI_CANDIDATE = /[\p{Extended_Pictographic}\p{Regional_Indicator}\u20E3]/u;
+/** Code points that make a grapheme cluster a possible emoji (global: finds them before segmenting text). */
+export const EMOJI_CANDIDATES = /[\p{Extended_Pictographic}\p{Regional_Indicator}\u20E3]/gu;
 
 const FLAG = /^\p{Regional_Indicator}{2}$/u;
 const SUBDIVISION_FLAG = /^\u{1F3F4}((?:[\u{E0061}-\u{E007A}]|[\u{E0030}-\u{E0039}])+)\u{E007F}$/u;

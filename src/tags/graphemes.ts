@@ -31,10 +31,9 @@ const MARK_OR_FORMAT = /[\p{M}\p{Cf}]$/u;
 const LETTER = /\p{L}$/u;
 const SETTLED_SCRIPT = /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Armenian}\p{Script=Georgian}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Bopomofo}\uAC00-\uD7A3]$/u;
 
-/** Splits `text` into grapheme clusters. */
-export function graphemes(text: string): Iterable<string> {
-  const segments = SEGMENTER.segment(text);
-  return { *[Symbol.iterator]() { for (const { segment } of segments) yield segment; } };
+/** The grapheme clusters of `text` (iterable, with random access by `containing(index)`). */
+export function segmentGraphemes(text: string): Intl.Segments {
+  return SEGMENTER.segment(text);
 }
 
 /** Whether a complete-looking grapheme cluster may still be continued by text that has not arrived yet. */
@@ -60,7 +59,7 @@ export function continuableTail(text: string): number {
   if (end === 0) return held;
   const c = text.charCodeAt(end - 1);
   if (c < 0x80) return held + (ASCII_MAY_CONTINUE[c] ?? 0);
-  const cluster = SEGMENTER.segment(text).containing(end - 1);
+  const cluster = segmentGraphemes(text).containing(end - 1);
   if (!cluster || !mayContinue(cluster.segment)) return held;
   return held + end - cluster.index;
 }

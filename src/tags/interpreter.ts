@@ -84,16 +84,10 @@ export class TagInterpreter {
   /** Applies `events` in order; consecutive text with the same state is merged. */
   apply(events: readonly ScanEvent[]): SpokenSegment[] {
     const out: SpokenSegment[] = [];
-    const say = (text: string): void => {
-      if (!text) return;
-      const last = out.at(-1);
-      if (last && sameState(last.state, this.#state)) last.text += text;
-      else out.push({ text, state: { ...this.#state } });
-    };
     for (const e of events) {
       switch (e.type) {
         case 'text':
-          say(e.text);
+          this.#say(out, e.text);
           break;
         case 'config': {
           const { locale, voicePromptId, targetGender } = e.attributes;
@@ -104,29 +98,32 @@ export class TagInterpreter {
           });
           break;
         }
-        case 'bracket': {
-          if (RESET_NAMES.has(e.name)) {
-            this.#state.emotion = undefined;
-            break;
-          }
-          const emotion = this.#catalog.emotion(this.#state.voicePromptId, e.name);
-          if (emotion) this.#state.emotion = emotion.name;
-          else say(e.raw);
+        case 'bracket':
+          if (RESET_NAMES.has(e.name)) this.#state.emotion = undefined;
+          else this.#emotionOrText(out, this.#catalog.emotion(this.#state.voicePromptId, e.name), e.raw);
           break;
-        }
-        case 'emoji': {
+        case 'emoji':
           if ((e.kind === 'flag' || e.kind === 'globe') && e.locale) this.#state.locale = e.locale;
           else if (e.kind === 'neutral') this.#state.emotion = undefined;
-          else {
-            const emotion = e.kind === 'other' ? this.#catalog.emotionForEmoji(this.#state.voicePromptId, e.emoji) : undefined;
-            if (emotion) this.#state.emotion = emotion.name;
-            else say(e.raw);
-          }
+          else this.#emotionOrText(out, e.kind === 'other' ? this.#catalog.emotionForEmoji(this.#state.voicePromptId, e.emoji) : undefined, e.raw);
           break;
-        }
       }
     }
     return out;
+  }
+
+  /** Switches to `emotion` if the catalog found one, otherwise speaks the tag as written. */
+  #emotionOrText(out: SpokenSegment[], emotion: CatalogEmotion | undefined, raw: string): void {
+    if (emotion) this.#state.emotion = emotion.name;
+    else this.#say(out, raw);
+  }
+
+  /** Appends `text` spoken with the current state, merged into the last segment when the state is the same. */
+  #say(out: SpokenSegment[], text: string): void {
+    if (!text) return;
+    const last = out[out.length - 1];
+    if (last && sameState(last.state, this.#state)) last.text += text;
+    else out.push({ text, state: { ...this.#state } });
   }
 }
 

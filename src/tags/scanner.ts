@@ -22,8 +22,8 @@
  * {@link TagScanner.pending} is the rest; the events (once adjacent plain text is merged) do not depend on
  * how the input was split into messages.
  */
-import { EMOJI_CANDIDATE, classifyEmoji, type EmojiKind } from './emoji.js';
-import { continuableTail, graphemes } from './graphemes.js';
+import { EMOJI_CANDIDATES, classifyEmoji, type EmojiKind } from './emoji.js';
+import { continuableTail, segmentGraphemes } from './graphemes.js';
 import { matchTag, type ConfigTagAttributes, type TagLimits } from './syntax.js';
 
 export type { ConfigTagAttributes } from './syntax.js';
@@ -144,24 +144,30 @@ export class TagScanner {
     return events;
   }
 
-  /** Emits plain text, split into text and emoji events when emoji are accepted. */
+  /** Emits plain text, split into text and emoji events when emoji are accepted (segments only around emoji). */
   #text(text: string, events: ScanEvent[]): void {
     if (!text) return;
-    if (!this.#acceptEmojis || !EMOJI_CANDIDATE.test(text)) {
-      events.push({ type: 'text', text, raw: text });
-      return;
-    }
-    let run = '';
-    for (const cluster of graphemes(text)) {
-      const emoji = classifyEmoji(cluster);
-      if (!emoji) {
-        run += cluster;
-        continue;
+    let from = 0;
+    if (this.#acceptEmojis) {
+      EMOJI_CANDIDATES.lastIndex = 0;
+      let segments: Intl.Segments | undefined;
+      for (let m = EMOJI_CANDIDATES.exec(text); m; m = EMOJI_CANDIDATES.exec(text)) {
+        segments ??= segmentGraphemes(text);
+        const cluster = segments.containing(m.index);
+        if (!cluster) break;
+        const end = cluster.index + cluster.segment.length;
+        EMOJI_CANDIDATES.lastIndex = end;
+        const emoji = classifyEmoji(cluster.segment);
+        if (!emoji) continue;
+        if (cluster.index > from) events.push(plain(text.slice(from, cluster.index)));
+        events.push({ type: 'emoji', emoji: cluster.segment, kind: emoji.kind, ...(emoji.locale ? { locale: emoji.locale } : {}), raw: cluster.segment });
+        from = end;
       }
-      if (run) events.push({ type: 'text', text: run, raw: run });
-      run = '';
-      events.push({ type: 'emoji', emoji: cluster, kind: emoji.kind, ...(emoji.locale ? { locale: emoji.locale } : {}), raw: cluster });
     }
-    if (run) events.push({ type: 'text', text: run, raw: run });
+    if (from < text.length) events.push(plain(from === 0 ? text : text.slice(from)));
   }
+}
+
+function plain(text: string): ScanEvent {
+  return { type: 'text', text, raw: text };
 }
