@@ -11,6 +11,22 @@ import { encodeMulaw } from '../audio/mulaw.js';
 import { sleep } from '../client/http.js';
 import { TWILIO_AUDIO, type TwilioOutbound } from './protocol.js';
 
+/** One second of caller audio as base64 mu-law frames: a 200 Hz tone (about -13 dBFS) and low noise (about -60 dBFS), each with noise from a fixed LCG. */
+const CALLER_AUDIO = ((): { loud: string[]; quiet: string[] } => {
+  let seed = 1;
+  const make = (amp: number): string[] =>
+    Array.from({ length: 50 }, (_, f) => {
+      const pcm = new Int16Array(TWILIO_AUDIO.frameBytes);
+      for (let i = 0; i < pcm.length; i++) {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        const noise = ((seed / 0x7fffffff) * 2 - 1) * 40;
+        pcm[i] = Math.round(amp * Math.sin((2 * Math.PI * 200 * (f * pcm.length + i)) / TWILIO_AUDIO.sampleRate) + noise);
+      }
+      return Buffer.from(encodeMulaw(pcm)).toString('base64');
+    });
+  return { loud: make(8000), quiet: make(0) };
+})();
+
 /** What the caller received, in order. */
 export type ReceivedEvent =
   | { type: 'media'; at: number; bytes: number; payload: Buffer }
@@ -25,6 +41,8 @@ export interface FakeCallerOptions {
   customParameters?: Record<string, string>;
   /** `realtime` echoes a mark when the audio before it has played; `instant` echoes on receipt. Default `realtime`. */
   playback?: 'realtime' | 'instant';
+  /** Extra delay before received audio starts to play (a jitter buffer): marks are echoed this much later. Default 0. */
+  jitterBufferMs?: number;
   /** Caller frames are sent every 20 ms (true) or back to back (false). Default true. */
   realtime?: boolean;
   /** Keep every received message (with media payloads) in `received`; off for load generation and soaks. Default true. */
@@ -42,7 +60,6 @@ export class FakeTwilioCaller {
   #playEnd = 0;
   #pendingMarks = new Map<string, NodeJS.Timeout>();
   #seq = 0;
-  #noise = 1;
   /** Media frames received that were not exactly 160 bytes. */
   badFrames = 0;
   /** Marks echoed back to the bridge. */
@@ -82,6 +99,11 @@ export class FakeTwilioCaller {
     return caller;
   }
 
+
+  /** Marks received whose echo is still waiting for their audio to play. */
+  get pendingMarks(): number {
+    return this.#pendingMarks.size;
+  }
 
   /** Calls `listener` for every message received from now on; returns an unsubscribe function. */
   onReceive(listener: (event: ReceivedEvent) => void): () => void {
@@ -144,7 +166,7 @@ export class FakeTwilioCaller {
     const start = performance.now();
     for (let f = 0; f < frames; f++) {
       if (this.#ws.readyState !== WebSocket.OPEN) return;
-      this.#sendAudio(this.#frame(loud, f));
+      this.#sendAudio(loud, f);
       if (this.#options.realtime !== false) {
         const wait = start + (f + 1) * TWILIO_AUDIO.frameMs - performance.now();
         if (wait > 0) await sleep(wait, signal);
@@ -152,23 +174,14 @@ export class FakeTwilioCaller {
     }
   }
 
-  #frame(loud: boolean, f: number): Int16Array {
-    const pcm = new Int16Array(TWILIO_AUDIO.frameBytes);
-    for (let i = 0; i < pcm.length; i++) {
-      this.#noise = (this.#noise * 1103515245 + 12345) & 0x7fffffff;
-      const noise = ((this.#noise / 0x7fffffff) * 2 - 1) * 40;
-      pcm[i] = Math.round((loud ? 8000 * Math.sin((2 * Math.PI * 200 * (f * pcm.length + i)) / TWILIO_AUDIO.sampleRate) : 0) + noise);
-    }
-    return pcm;
-  }
-
-  #sendAudio(pcm: Int16Array): void {
+  #sendAudio(loud: boolean, f: number): void {
     const seq = ++this.#seq;
+    const cycle = loud ? CALLER_AUDIO.loud : CALLER_AUDIO.quiet;
     this.#send({
       event: 'media',
       sequenceNumber: String(seq),
       streamSid: this.streamSid,
-      media: { track: 'inbound', chunk: String(seq), timestamp: String(seq * TWILIO_AUDIO.frameMs), payload: Buffer.from(encodeMulaw(pcm)).toString('base64') },
+      media: { track: 'inbound', chunk: String(seq), timestamp: String(seq * TWILIO_AUDIO.frameMs), payload: cycle[f % cycle.length] as string },
     });
   }
 
@@ -205,7 +218,7 @@ export class FakeTwilioCaller {
   }
 
   #scheduleEcho(name: string, at: number): void {
-    const wait = this.#options.playback === 'instant' ? 0 : this.#playEnd - at;
+    const wait = this.#options.playback === 'instant' ? 0 : this.#playEnd + (this.#options.jitterBufferMs ?? 0) - at;
     if (wait <= 0) {
       this.#echo(name);
       return;

@@ -107,7 +107,8 @@ describe('Twilio bridge', () => {
 
   it('barge-in clears, sends no stale audio, ignores dropped marks, then answers after the caller stops', async () => {
     const calling = nextCall();
-    const caller = await FakeTwilioCaller.connect(bridge.url, { customParameters: { greeting: LONG_GREETING } });
+    // A 300 ms jitter buffer: marks of the last 300 ms of audio are always pending when the clear arrives.
+    const caller = await FakeTwilioCaller.connect(bridge.url, { customParameters: { greeting: LONG_GREETING }, jitterBufferMs: 300 });
     const call = await calling;
     const log = record(call);
     try {
@@ -115,6 +116,7 @@ describe('Twilio bridge', () => {
       while (caller.mediaCount < 60) await new Promise((r) => setTimeout(r, 20));
       await new Promise((r) => setTimeout(r, 300));
       expect(caller.echoedMarks).toBeGreaterThan(0);
+      while (caller.pendingMarks === 0) await new Promise((r) => setTimeout(r, 5));
       const interrupted = turnEnd(call, 1);
       const talking = caller.speak(1200);
       const clear = await caller.waitFor((e) => e.type === 'clear');
@@ -136,6 +138,7 @@ describe('Twilio bridge', () => {
       expect(`${heard} ${greetingEnd.unheardText}`).toBe(LONG_GREETING);
       expect(bargeIn?.heardMs).toBeLessThan(greetingEnd.sentMs);
       // The marks Twilio echoes for the dropped audio do not count as heard.
+      expect(caller.pendingMarks).toBe(0);
       expect(call.ignoredMarks).toBeGreaterThan(0);
       expect(call.history).toEqual([{ role: 'assistant', content: heard }]);
 
