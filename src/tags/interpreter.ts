@@ -2,12 +2,18 @@
  * Applies the meaning of scanned tags: which locale, voice, gender and emotion each piece of text is
  * spoken with. The server uses it to synthesize; the client uses it to report what will be heard.
  *
- * Rules (spec, "Inline tags"): a config tag updates locale / voicePromptId / targetGender for the text after
- * it; a new voicePromptId is a new base voice, so any active emotion ends. `[default]` / `[normal]` return to
- * the base voice; another `[name]` that the base voice's emotion set knows switches to that emotion (the base
- * voice is unchanged); an unknown `[name]` is spoken literally. With emoji on: flags and globes switch locale
- * (an unknown flag stays text), the neutral face returns to the base voice, an emoji bound to one of the
- * voice's emotions switches to it, any other emoji stays text.
+ * Rules (spec, "Inline tags"):
+ * - A config tag updates locale / voicePromptId / targetGender for the text after it (attributes it does not
+ *   carry keep their value). A voicePromptId different from the current one is a new base voice, so an active
+ *   emotion ends; repeating the current voice keeps it. `</config>` changes nothing (it does not restore the
+ *   previous config).
+ * - `[default]` / `[normal]` return to the base voice (even if an emotion set had an emotion of that name);
+ *   another `[name]` that the base voice's emotion set knows switches to that emotion (the base voice is
+ *   unchanged, so `[default]` returns to it); an unknown `[name]` is spoken as written, brackets included.
+ * - With emoji accepted: a flag with a known locale and a globe switch the locale (an unknown flag is spoken
+ *   as text), the neutral face returns to the base voice, an emoji bound to one of the base voice's emotions
+ *   switches to it (bindings compare without presentation selectors, see `emojiKey`), any other emoji is
+ *   text. Without `acceptEmojis` the scanner emits no emoji events at all.
  */
 import { emojiKey } from './emoji.js';
 import type { ScanEvent } from './scanner.js';

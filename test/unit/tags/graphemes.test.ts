@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { continuableTail, TagScanner } from '../../../src/tags/index.js';
 
+/** The text `continuableTail` holds back at the end of `text`. */
+const heldOf = (text: string): string => text.slice(text.length - continuableTail(text));
+
+/** Expects each `[text, held]` pair, naming the text on failure. */
+function expectHeld(cases: readonly (readonly [string, string])[]): void {
+  for (const [text, held] of cases) expect([text, heldOf(text)]).toEqual([text, held]);
+}
+
 describe('continuableTail: what the next message may continue', () => {
   it('holds nothing after ASCII letters, spaces, punctuation, or settled scripts', () => {
-    for (const text of ['Hello', 'Hello ', 'end.', 'a, b;', '(x)', 'tab\t', 'line\n', 'Grüße', 'naïve', 'Ωμέγα', 'привет', 'Բարեւ', '你好', 'こんにちは', 'カタカナ', '안녕', '½', '€', '—', '…', '“quoted”', '。']) {
-      expect([text, continuableTail(text)]).toEqual([text, 0]);
-    }
+    expectHeld(['Hello', 'Hello ', 'end.', 'a, b;', '(x)', 'tab\t', 'line\n', 'Grüße', 'naïve', 'Ωμέγα', 'привет', 'Բարեւ', '你好', 'こんにちは', 'カタカナ', '안녕', '½', '€', '—', '…', '“quoted”', '。'].map((text) => [text, ''] as const));
   });
 
   it('holds the whole trailing cluster when it is or may become an emoji', () => {
@@ -27,7 +33,7 @@ describe('continuableTail: what the next message may continue', () => {
       ['x ©', '©'],
       ['x 🏴󠁧󠁢', '🏴󠁧󠁢'],
     ];
-    for (const [text, held] of cases) expect([text, text.slice(text.length - continuableTail(text))]).toEqual([text, held]);
+    expectHeld(cases);
   });
 
   it('holds a cluster ending in a mark, ZWJ or format character, a CR, a dangling high surrogate', () => {
@@ -41,13 +47,11 @@ describe('continuableTail: what the next message may continue', () => {
       ['abc\uD83C', '\uD83C'],
       ['\uD83C', '\uD83C'],
     ];
-    for (const [text, held] of cases) expect([text, text.slice(text.length - continuableTail(text))]).toEqual([text, held]);
+    expectHeld(cases);
   });
 
   it('holds a letter of a script that attaches vowel signs and points', () => {
-    for (const [text, held] of [['שלום', 'ם'], ['שָׁלוֹם', 'ם'], ['مرحبا', 'ا'], ['नमस्ते', 'स्ते'] /* one conjunct cluster */, ['क', 'क'], ['สวัสดี', 'ดี'], ['ᄀ', 'ᄀ']] as const) {
-      expect([text, text.slice(text.length - continuableTail(text))]).toEqual([text, held]);
-    }
+    expectHeld([['שלום', 'ם'], ['שָׁלוֹם', 'ם'], ['مرحبا', 'ا'], ['नमस्ते', 'स्ते'] /* one conjunct cluster */, ['क', 'क'], ['สวัสดี', 'ดี'], ['ᄀ', 'ᄀ']]);
   });
 
   it('keeps Hebrew points and Devanagari vowel signs with their letter across messages', () => {
