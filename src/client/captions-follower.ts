@@ -3,8 +3,9 @@
  * with backoff when the socket drops (or stays silent past `idleTimeoutMs`) and resumes without duplicates: cues
  * already delivered, or older than the last one delivered before the drop, are skipped when the server replays its
  * window. It ends when the playlist ends (close code 4000), on abort, or after `maxAttempts` failed reconnects; a
- * refused handshake (400/401/403/404) is not retried. Cue delay is measured relative to the fastest cue seen (see
- * {@link FollowedCue.delayMs}). {@link writeCaptions} writes cues as SRT or WebVTT.
+ * refused handshake (400/401/403/404) is not retried. Cue delay is arrival time against segment availability when the
+ * server reports it, else relative to the fastest cue seen, and against program date-time when the playlist has it
+ * (see {@link FollowedCue.delayMs}). {@link writeCaptions} writes cues as SRT or WebVTT.
  */
 import type WebSocket from 'ws';
 import { AbortError, ConnectionError, ProtocolError, VoxpipeError } from '../errors.js';
@@ -20,10 +21,19 @@ export interface FollowedCue extends VttCue {
   /** `Date.now()` when the cue arrived. */
   receivedAt: number;
   /**
-   * Milliseconds this cue arrived later than the fastest cue so far, on the media timeline:
-   * `(receivedAt − start·1000) − min over cues of (receivedAt − start·1000)`. 0 for the fastest cue.
+   * Cue delay in ms, per {@link delaySource}: `segment-availability` is `receivedAt − availableAt`, where the server's
+   * cue frame says when the segment carrying the cue first appeared in the followed playlist (server clock; the
+   * time spent fetching, parsing and sending; for segments already in the window when following began it counts from
+   * then). `relative` (servers that do not send `availableAt`) is how much later than the fastest cue so far this cue
+   * arrived on the media timeline: `(receivedAt − start·1000) − min over cues of (receivedAt − start·1000)`.
    */
   delayMs: number;
+  delaySource: 'segment-availability' | 'relative';
+  /**
+   * `receivedAt − programDateTime` when the cue frame carries the `EXT-X-PROGRAM-DATE-TIME` of the cue's segment:
+   * the delay behind the program's wall clock (includes the segment's own duration); undefined otherwise.
+   */
+  programDelayMs: number | undefined;
 }
 
 /** Options of {@link CaptionsFollower}. */
@@ -56,7 +66,7 @@ export interface CaptionsFollowerStats {
   cues: number;
   duplicatesDropped: number;
   reconnects: number;
-  /** Cue delay (see {@link FollowedCue.delayMs}): median, 95th percentile and maximum, in ms. */
+  /** Cue delay (see {@link FollowedCue.delayMs}) over the last cues: median, 95th percentile and maximum, in ms. */
   delay: { p50: number; p95: number; max: number };
 }
 
@@ -157,10 +167,13 @@ export class CaptionsFollower implements AsyncIterable<FollowedCue> {
     const receivedAt = Date.now();
     const lag = receivedAt - frame.start * 1000;
     this.#bestLag = Math.min(this.#bestLag, lag);
-    const delayMs = Math.round(lag - this.#bestLag);
+    const fromAvailability = frame.availableAt !== undefined;
+    const delayMs = Math.round(fromAvailability ? receivedAt - (frame.availableAt as number) : lag - this.#bestLag);
     this.#delays.push(delayMs);
     if (this.#delays.length > DELAY_SAMPLES) this.#delays.shift();
-    return { seq: ++this.#seq, start: frame.start, end: frame.end, text: frame.text, receivedAt, delayMs };
+    const programDelayMs = frame.programDateTime === undefined ? undefined : Math.round(receivedAt - frame.programDateTime);
+    const delaySource = fromAvailability ? 'segment-availability' : 'relative';
+    return { seq: ++this.#seq, start: frame.start, end: frame.end, text: frame.text, receivedAt, delayMs, delaySource, programDelayMs };
   }
 }
 

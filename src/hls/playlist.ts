@@ -27,6 +27,11 @@ export interface MediaSegment {
   uri: string;
   /** `#EXTINF` duration in seconds. */
   duration: number;
+  /**
+   * Program date-time of the segment's start in epoch ms: its own `#EXT-X-PROGRAM-DATE-TIME`, else the previous
+   * segment's plus that segment's duration (RFC 8216 §4.3.2.6); undefined when the playlist has none before it.
+   */
+  programDateTime: number | undefined;
 }
 
 /** A media playlist. */
@@ -84,15 +89,21 @@ export function parsePlaylist(text: string, baseUrl: string): MasterPlaylist | M
   let mediaSequence = 0;
   let endList = false;
   let pending: number | undefined;
+  let programDateTime: number | undefined;
   const segments: MediaSegment[] = [];
   for (const line of lines) {
     if (line.startsWith('#EXT-X-TARGETDURATION:')) targetDuration = Number(line.slice(22));
+    else if (line.startsWith('#EXT-X-PROGRAM-DATE-TIME:')) {
+      programDateTime = Date.parse(line.slice(25));
+      if (!Number.isFinite(programDateTime)) throw new PlaylistParseError(`invalid #EXT-X-PROGRAM-DATE-TIME: ${line.slice(25)}`);
+    }
     else if (line.startsWith('#EXT-X-MEDIA-SEQUENCE:')) mediaSequence = Number(line.slice(22));
     else if (line === '#EXT-X-ENDLIST') endList = true;
     else if (line.startsWith('#EXTINF:')) pending = Number.parseFloat(line.slice(8));
     else if (line !== '' && !line.startsWith('#')) {
       if (pending === undefined || !Number.isFinite(pending)) throw new PlaylistParseError(`segment without #EXTINF: ${line}`);
-      segments.push({ seq: mediaSequence + segments.length, uri: resolve(line), duration: pending });
+      segments.push({ seq: mediaSequence + segments.length, uri: resolve(line), duration: pending, programDateTime });
+      if (programDateTime !== undefined) programDateTime += pending * 1000;
       pending = undefined;
     }
   }
@@ -123,14 +134,18 @@ export function pickSubtitleRendition(master: MasterPlaylist, lang: string, fall
 export interface MediaPlaylistSpec {
   targetDuration: number;
   mediaSequence: number;
-  segments: ReadonlyArray<{ uri: string; duration: number }>;
+  /** `programDateTime` (epoch ms), when given, is written as `#EXT-X-PROGRAM-DATE-TIME` before the segment. */
+  segments: ReadonlyArray<{ uri: string; duration: number; programDateTime?: number | undefined }>;
   endList: boolean;
 }
 
 /** Writes a live (or ended) media playlist. */
 export function formatMediaPlaylist(spec: MediaPlaylistSpec): string {
   const lines = ['#EXTM3U', '#EXT-X-VERSION:3', `#EXT-X-TARGETDURATION:${Math.ceil(spec.targetDuration)}`, `#EXT-X-MEDIA-SEQUENCE:${spec.mediaSequence}`];
-  for (const s of spec.segments) lines.push(`#EXTINF:${s.duration.toFixed(3)},`, s.uri);
+  for (const s of spec.segments) {
+    if (s.programDateTime !== undefined) lines.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(s.programDateTime).toISOString()}`);
+    lines.push(`#EXTINF:${s.duration.toFixed(3)},`, s.uri);
+  }
   if (spec.endList) lines.push('#EXT-X-ENDLIST');
   return `${lines.join('\n')}\n`;
 }

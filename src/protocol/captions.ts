@@ -8,8 +8,20 @@ import { z } from 'zod';
 
 /** First frame: the service, language and the resolved subtitle playlist URL. */
 export const captionsHelloSchema = z.object({ type: z.literal('hello'), serviceId: z.number(), lang: z.string(), playlistUrl: z.string() });
-/** A new cue. */
-export const captionsCueSchema = z.object({ type: z.literal('cue'), seq: z.number().int(), start: z.number(), end: z.number(), text: z.string() });
+/**
+ * A new cue. Extensions of this server (optional; other servers may omit them): `availableAt`, epoch ms (server clock)
+ * when the segment carrying the cue first appeared in the followed playlist, and `programDateTime`, that segment's
+ * `EXT-X-PROGRAM-DATE-TIME` in epoch ms when the playlist has one. Clients use them to measure cue delay.
+ */
+export const captionsCueSchema = z.object({
+  type: z.literal('cue'),
+  seq: z.number().int(),
+  start: z.number(),
+  end: z.number(),
+  text: z.string(),
+  availableAt: z.number().optional(),
+  programDateTime: z.number().optional(),
+});
 /** Sent every few seconds while no cue is pending. */
 export const captionsHeartbeatSchema = z.object({ type: z.literal('heartbeat') });
 /** A playlist or segment problem; following continues. */

@@ -10,16 +10,16 @@ export const CAPTION_WINDOW_SEGMENTS = 6;
 
 /** One language's published captions. */
 export class CaptionOutput {
-  readonly #segments: Array<{ seq: number; duration: number; body: string }> = [];
+  readonly #segments: Array<{ seq: number; duration: number; programDateTime: number; body: string }> = [];
   #nextSeq = 0;
   #targetDuration = 2;
   #ended = false;
 
-  /** Publishes `cues` as one new segment of `duration` seconds (nothing when empty). */
-  append(cues: readonly VttCue[], duration: number): void {
+  /** Publishes `cues` as one new segment of `duration` seconds with its program date-time (epoch ms); nothing when empty. */
+  append(cues: readonly VttCue[], duration: number, programDateTime: number): void {
     if (cues.length === 0 || this.#ended) return;
     this.#targetDuration = Math.max(1, Math.ceil(duration));
-    this.#segments.push({ seq: this.#nextSeq++, duration, body: formatWebVtt(cues, { timestampMap: true }) });
+    this.#segments.push({ seq: this.#nextSeq++, duration, programDateTime, body: formatWebVtt(cues, { timestampMap: true }) });
     while (this.#segments.length > CAPTION_WINDOW_SEGMENTS) this.#segments.shift();
   }
 
@@ -33,7 +33,7 @@ export class CaptionOutput {
     return formatMediaPlaylist({
       targetDuration: this.#targetDuration,
       mediaSequence: this.#segments[0]?.seq ?? this.#nextSeq,
-      segments: this.#segments.map((s) => ({ uri: `${s.seq}.vtt`, duration: s.duration })),
+      segments: this.#segments.map((s) => ({ uri: `${s.seq}.vtt`, duration: s.duration, programDateTime: s.programDateTime })),
       endList: this.#ended,
     });
   }

@@ -2,7 +2,7 @@
  * The captions socket `/live/services/{id}/captions/ws?lang=&playlist_url=` (key by header or `?x-api-key=`).
  * Handshake: 401 bad key, 403 live not enabled, 404 unknown service, 400 missing `lang` or bad `playlist_url`.
  * It follows `playlist_url`, else the service's own caption output for `lang`, and sends `hello` (with the resolved
- * subtitle playlist URL), `cue` frames, `heartbeat` when nothing was sent for `heartbeatMs`, and `error` frames for
+ * subtitle playlist URL), `cue` frames (with the `availableAt`/`programDateTime` extensions), `heartbeat` when nothing was sent for `heartbeatMs`, and `error` frames for
  * playlist problems (the socket stays open). At `#EXT-X-ENDLIST` it closes with {@link CAPTIONS_CLOSE_ENDED}.
  */
 import type { WebSocket } from 'ws';
@@ -83,8 +83,10 @@ async function follow(ws: WebSocket, state: Accepted, settings: CaptionsSocketSe
       else if (event.type === 'error') {
         hello(state.url);
         send({ type: 'error', message: event.message });
-      } else if (event.type === 'cue') send({ type: 'cue', seq: ++seq, start: event.cue.start, end: event.cue.end, text: event.cue.text });
-      else if (event.type === 'ended') ws.close(CAPTIONS_CLOSE_ENDED, CAPTIONS_ENDED_REASON);
+      } else if (event.type === 'cue') {
+        const { cue, availableAt, programDateTime } = event;
+        send({ type: 'cue', seq: ++seq, start: cue.start, end: cue.end, text: cue.text, availableAt, ...(programDateTime === undefined ? {} : { programDateTime }) });
+      } else if (event.type === 'ended') ws.close(CAPTIONS_CLOSE_ENDED, CAPTIONS_ENDED_REASON);
     }
   } finally {
     clearInterval(heartbeat);

@@ -11,7 +11,11 @@ import { MpegTsClock, parseWebVtt, toMediaTime, type VttCue } from '../../hls/we
 /** What {@link followCaptions} yields. */
 export type FollowEvent =
   | { type: 'resolved'; playlistUrl: string }
-  | { type: 'cue'; cue: VttCue }
+  /**
+   * A new cue, with when its segment became available (epoch ms: first reload that listed it; for segments already
+   * in the window at the first load, that load's time) and the segment's program date-time, when the playlist has one.
+   */
+  | { type: 'cue'; cue: VttCue; availableAt: number; programDateTime: number | undefined }
   | { type: 'error'; message: string }
   /** One playlist reload was processed (cues of it were yielded before). */
   | { type: 'reloaded'; targetDuration: number }
@@ -48,6 +52,7 @@ export async function* followCaptions(options: FollowOptions): AsyncGenerator<Fo
   let lastText = '';
   let targetDuration = 2;
   let lastError: string | undefined;
+  let firstSeen = new Map<number, number>();
   while (!options.signal.aborted) {
     let changed = false;
     try {
@@ -72,6 +77,9 @@ export async function* followCaptions(options: FollowOptions): AsyncGenerator<Fo
       if (playlist.kind !== 'media') throw new Error(`expected a media playlist at ${mediaUrl}`);
       targetDuration = playlist.targetDuration;
       nextSeq = windowStart(playlist, nextSeq);
+      const now = Date.now();
+      const seenBefore = firstSeen;
+      firstSeen = new Map(playlist.segments.map((s) => [s.seq, seenBefore.get(s.seq) ?? now]));
       for (const segment of playlist.segments) {
         if (segment.seq < nextSeq) continue;
         const body = await get(segment.uri);
@@ -93,7 +101,7 @@ export async function* followCaptions(options: FollowOptions): AsyncGenerator<Fo
           if (seen.has(key)) continue;
           seen.set(key, true);
           if (seen.size > SEEN_LIMIT) seen.delete(seen.keys().next().value as string);
-          yield { type: 'cue', cue };
+          yield { type: 'cue', cue, availableAt: firstSeen.get(segment.seq) ?? now, programDateTime: segment.programDateTime };
         }
         nextSeq = segment.seq + 1;
       }

@@ -58,7 +58,9 @@ describe('CaptionsFollower', () => {
     expect(stats.reconnects).toBeGreaterThanOrEqual(4);
     expect(stats.duplicatesDropped).toBeGreaterThan(0);
     expect(stats.cues).toBe(got.length);
-    expect(got.every((c) => c.delayMs >= 0)).toBe(true);
+    // Delay against segment availability (the server's cue frames carry availableAt) and against program date-time.
+    expect(got.every((c) => c.delaySource === 'segment-availability' && c.delayMs >= 0)).toBe(true);
+    expect(got.every((c) => c.programDelayMs !== undefined && c.receivedAt - (c.programDelayMs ?? 0) >= origin.programStart)).toBe(true);
     expect(frames.filter((t) => t === 'hello').length).toBe(stats.reconnects + 1);
   });
 

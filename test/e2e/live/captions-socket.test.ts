@@ -56,6 +56,10 @@ describe('captions socket following an explicit playlist', () => {
     expect(cues(log.frames)).toEqual(expectedCues(7));
     const seqs = log.frames.flatMap((f) => (f.type === 'cue' ? [f.seq] : []));
     expect(seqs).toEqual(seqs.map((_, i) => i + 1));
+    // Each cue carries the program date-time of the segment it first appeared in (cue k starts in segment ⌊1.5k/2⌋).
+    const cueFrames = log.frames.flatMap((f) => (f.type === 'cue' ? [f] : []));
+    expect(cueFrames.map((f) => f.programDateTime)).toEqual(cueFrames.map((_, k) => origin.programStart + Math.floor((k * 1.5) / 2) * 2000));
+    expect(cueFrames.every((f) => f.availableAt !== undefined && f.availableAt >= origin.programStart)).toBe(true);
   });
 });
 
@@ -120,6 +124,8 @@ describe('built-in pipeline', () => {
       expect(status).toMatchObject({ state: 'running', inputConnected: true });
       const playlist = parsePlaylist(await (await fetch(status.captions['en-US'] as string)).text(), status.captions['en-US'] as string);
       expect(playlist.kind === 'media' && playlist.segments.length).toBeGreaterThan(0);
+      // Published segments carry the source's program date-time.
+      expect(playlist.kind === 'media' && playlist.segments.every((seg) => (seg.programDateTime ?? 0) >= o.programStart)).toBe(true);
       o.publish(4);
       o.end();
       expect((await log.closed).code).toBe(CAPTIONS_CLOSE_ENDED);

@@ -2,6 +2,7 @@
  * A growing live HLS origin on 127.0.0.1:0 for the captions tests: a master playlist with two WebVTT subtitle
  * renditions (en default, de), a sliding window of 3 segments of 2 s, cues of 1.2 s every 1.5 s (so cues overlap
  * segment boundaries and repeat in two segments) and `X-TIMESTAMP-MAP=MPEGTS:900000,LOCAL:00:00:00.000` (+10 s).
+ * The media playlist tags its first segment with `EXT-X-PROGRAM-DATE-TIME` (segment n starts at `programStart + 2 s·n`).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,6 +35,8 @@ const ts = (s: number): string => {
 /** A running origin. */
 export interface LiveOrigin {
   masterUrl: string;
+  /** Program date-time (epoch ms) of segment 0. */
+  programStart: number;
   renditionUrl(lang: string): string;
   /** Makes `count` segments exist in total (the window shows the last 3). */
   publish(count: number): void;
@@ -49,6 +52,7 @@ export async function startOrigin(): Promise<LiveOrigin> {
   let published = 0;
   let ended = false;
   let failures = 0;
+  const programStart = Date.now();
   const segment = (n: number, lang: string): string => {
     let body = 'WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:900000,LOCAL:00:00:00.000\n';
     for (let k = 0; originCue(k).start < (n + 1) * SEGMENT_S; k++) {
@@ -77,6 +81,7 @@ export async function startOrigin(): Promise<LiveOrigin> {
       }
       const first = Math.max(0, published - WINDOW);
       let body = `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:${SEGMENT_S}\n#EXT-X-MEDIA-SEQUENCE:${first}\n`;
+      body += `#EXT-X-PROGRAM-DATE-TIME:${new Date(programStart + first * SEGMENT_S * 1000).toISOString()}\n`;
       for (let n = first; n < published; n++) body += `#EXTINF:${SEGMENT_S}.000,\n${playlist[1]}/seg${n}.vtt\n`;
       if (ended) body += '#EXT-X-ENDLIST\n';
       return send(200, body);
@@ -89,6 +94,7 @@ export async function startOrigin(): Promise<LiveOrigin> {
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/live`;
   return {
     masterUrl: `${base}/master.m3u8`,
+    programStart,
     renditionUrl: (lang) => `${base}/subs/${lang}.m3u8`,
     publish: (count) => void (published = count),
     end: () => void (ended = true),

@@ -33,10 +33,20 @@ describe('parsePlaylist', () => {
       mediaSequence: 41,
       endList: true,
       segments: [
-        { seq: 41, uri: 'http://h/p/a.vtt', duration: 4 },
-        { seq: 42, uri: 'http://h/p/b.vtt', duration: 3.5 },
+        { seq: 41, uri: 'http://h/p/a.vtt', duration: 4, programDateTime: undefined },
+        { seq: 42, uri: 'http://h/p/b.vtt', duration: 3.5, programDateTime: undefined },
       ],
     });
+  });
+
+  it('reads program date-times and carries them forward by segment durations until the next tag', () => {
+    const text =
+      '#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\na.vtt\n#EXT-X-PROGRAM-DATE-TIME:2026-11-22T19:00:00.500+00:00\n#EXTINF:2,\nb.vtt\n' +
+      '#EXTINF:1.5,\nc.vtt\n#EXT-X-PROGRAM-DATE-TIME:2026-11-22T19:01:00Z\n#EXTINF:2,\nd.vtt\n';
+    const playlist = parsePlaylist(text, BASE);
+    const t = Date.UTC(2026, 10, 22, 19, 0, 0, 500);
+    expect(playlist.kind === 'media' && playlist.segments.map((s) => s.programDateTime)).toEqual([undefined, t, t + 2000, Date.UTC(2026, 10, 22, 19, 1, 0)]);
+    expect(() => parsePlaylist('#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-PROGRAM-DATE-TIME:yesterday\n#EXTINF:2,\na.vtt\n', BASE)).toThrow(/PROGRAM-DATE-TIME/);
   });
 
   it('rejects documents that are not usable playlists', () => {
@@ -47,8 +57,18 @@ describe('parsePlaylist', () => {
   });
 
   it('round-trips the playlists the service writes', () => {
-    const text = formatMediaPlaylist({ targetDuration: 2, mediaSequence: 7, segments: [{ uri: '7.vtt', duration: 2 }], endList: false });
-    expect(parsePlaylist(text, 'http://h/c/playlist.m3u8')).toEqual({ kind: 'media', targetDuration: 2, mediaSequence: 7, endList: false, segments: [{ seq: 7, uri: 'http://h/c/7.vtt', duration: 2 }] });
+    const pdt = Date.UTC(2026, 10, 22, 19, 0, 0);
+    const segments = [
+      { uri: '7.vtt', duration: 2 },
+      { uri: '8.vtt', duration: 2, programDateTime: pdt },
+    ];
+    const text = formatMediaPlaylist({ targetDuration: 2, mediaSequence: 7, segments, endList: false });
+    const parsed = parsePlaylist(text, 'http://h/c/playlist.m3u8');
+    expect(parsed).toMatchObject({ kind: 'media', targetDuration: 2, mediaSequence: 7, endList: false });
+    expect(parsed.kind === 'media' && parsed.segments.map((s) => [s.seq, s.uri, s.programDateTime])).toEqual([
+      [7, 'http://h/c/7.vtt', undefined],
+      [8, 'http://h/c/8.vtt', pdt],
+    ]);
   });
 });
 
