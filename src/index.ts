@@ -39,3 +39,4 @@ export { CaptionsFollower, writeCaptions, type CaptionsFollowerOptions, type Cap
 export type { LiveService, LiveServiceConfig, LiveServiceList, LiveStatus, LiveVoicesResponse, LiveUpstreamError } from './protocol/live.js';
 export type { CaptionsFrame } from './protocol/captions.js';
 export { formatSrt, formatWebVtt, parseWebVtt, type VttCue } from './hls/webvtt.js';
+export { TagScanner, TagInterpreter, openEmotionCatalog, classifyEmoji, emojiKey, FLAG_LOCALES, GLOBE_LOCALES, NEUTRAL_FACE, type ScanEvent, type TagScannerOptions, type ConfigTagAttributes, type VoiceState, type EmotionCatalog, type CatalogEmotion, type SpokenSegment, type EmojiKind } from './tags/index.js';
