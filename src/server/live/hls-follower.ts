@@ -6,7 +6,7 @@
  * `error` events (a problem repeating on every reload is yielded once, until a reload succeeds) and following continues.
  */
 import { parsePlaylist, pickSubtitleRendition, type MediaPlaylist } from '../../hls/playlist.js';
-import { MpegTsClock, parseWebVtt, toMediaTime, type VttCue } from '../../hls/webvtt.js';
+import { MpegTsClock, parseWebVtt, toMediaTime, WebVttParseError, type VttCue } from '../../hls/webvtt.js';
 
 /** What {@link followCaptions} yields. */
 export type FollowEvent =
@@ -39,8 +39,13 @@ export interface FollowOptions {
 
 /** Largest number of remembered cue keys for duplicate suppression. */
 const SEEN_LIMIT = 4096;
-/** Largest accepted playlist or segment body. */
-const MAX_BODY_CHARS = 4 * 1024 * 1024;
+/** Largest accepted playlist or segment body, in bytes; reading stops there. */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** A playlist or segment body exceeded {@link MAX_BODY_BYTES}. */
+class ResponseTooLargeError extends Error {
+  override name = 'ResponseTooLargeError';
+}
 
 /** Follows the subtitle track at `options.url`; the iteration ends at ENDLIST or when `signal` aborts. */
 export async function* followCaptions(options: FollowOptions): AsyncGenerator<FollowEvent> {
@@ -82,12 +87,12 @@ export async function* followCaptions(options: FollowOptions): AsyncGenerator<Fo
       firstSeen = new Map(playlist.segments.map((s) => [s.seq, seenBefore.get(s.seq) ?? now]));
       for (const segment of playlist.segments) {
         if (segment.seq < nextSeq) continue;
-        const body = await get(segment.uri);
         let doc: ReturnType<typeof parseWebVtt>;
         try {
-          doc = parseWebVtt(body);
+          doc = parseWebVtt(await get(segment.uri));
         } catch (error) {
-          // A broken segment will not get better: report it and move on (a failed fetch is retried instead).
+          if (!(error instanceof WebVttParseError || error instanceof ResponseTooLargeError)) throw error;
+          // A broken or oversized segment will not get better: report it and move on (a failed fetch is retried instead).
           nextSeq = segment.seq + 1;
           yield { type: 'error', message: `segment ${segment.seq}: ${(error as Error).message}` };
           continue;
@@ -145,9 +150,25 @@ async function fetchText(url: string, options: FollowOptions): Promise<string> {
     await res.body?.cancel();
     throw new Error(`HTTP ${res.status} fetching ${url}`);
   }
-  const text = await res.text();
-  if (text.length > MAX_BODY_CHARS) throw new Error(`response too large from ${url}`);
-  return text;
+  const tooLarge = (): Error => new ResponseTooLargeError(`response larger than ${MAX_BODY_BYTES} bytes from ${url}`);
+  if (Number(res.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) {
+    await res.body?.cancel();
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    // Leaving the loop early (throw) cancels the body stream.
+    for await (const chunk of res.body ?? []) {
+      total += chunk.byteLength;
+      if (total > MAX_BODY_BYTES) throw tooLarge();
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (timeout.aborted) throw new Error(`timed out fetching ${url}`);
+    throw error;
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function delay(ms: number, signal: AbortSignal): Promise<void> {

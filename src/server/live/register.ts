@@ -24,7 +24,7 @@ import type { ServerContext } from '../context.js';
 import { registerCaptionsSocket } from './captions-socket.js';
 import { compatibleOutputs, engineEnabled, validateAgainstEnums, voicesFor } from './enums.js';
 import { capMessage, LiveFailure } from './failure.js';
-import { BuiltinPipelineProvider } from './pipeline.js';
+import { BuiltinPipelineProvider, type LivePipelineProvider } from './pipeline.js';
 import { KeyedTokenBucket, rateLimitFromEnv } from './rate-limit.js';
 import { LiveRuntime } from './runtime.js';
 import { LiveServiceStore, type StoredLiveService } from './store.js';
@@ -44,12 +44,18 @@ function envMs(name: string): number | undefined {
   return process.env[name] !== undefined && Number.isFinite(n) && n > 0 ? n : undefined;
 }
 
+/** Options of {@link registerLive}. */
+export interface LiveOptions {
+  /** The pipeline behind services. Default {@link BuiltinPipelineProvider}. */
+  provider?: LivePipelineProvider;
+}
+
 /** Registers live services, enums and the captions socket under /live on `app`. */
-export function registerLive(app: FastifyInstance, ctx: ServerContext): void {
+export function registerLive(app: FastifyInstance, ctx: ServerContext, options: LiveOptions = {}): void {
   const log = ctx.logger.child({ area: 'live' });
   const store = new LiveServiceStore(ctx.db);
   const reloadMs = envMs('VOXPIPE_LIVE_RELOAD_MS');
-  const runtime = new LiveRuntime(new BuiltinPipelineProvider({ logger: ctx.logger, reloadMs }));
+  const runtime = new LiveRuntime(options.provider ?? new BuiltinPipelineProvider({ logger: ctx.logger, reloadMs }));
   const limiter = new KeyedTokenBucket(rateLimitFromEnv());
   ctx.onClose(() => runtime.close());
   for (const s of store.running()) {

@@ -5,8 +5,7 @@ import type { LivePipelineProvider, RunningPipeline } from './pipeline.js';
 
 interface Entry {
   pipeline: RunningPipeline;
-  inputConnected: boolean;
-  lastError: string | null;
+  state: { inputConnected: boolean; lastError: string | null };
 }
 
 /** Runtime view of one service. */
@@ -25,18 +24,22 @@ export class LiveRuntime {
     this.#provider = provider;
   }
 
-  /** Starts (or restarts, after a config change) the pipeline of a service. */
+  /**
+   * Starts (or restarts, after a config change) the pipeline of a service. The new pipeline is registered before the
+   * old one is awaited, so concurrent starts never leave an unregistered pipeline running.
+   */
   async start(id: number, config: LiveServiceConfig): Promise<void> {
-    await this.stop(id);
-    const entry: Entry = { inputConnected: false, lastError: null, pipeline: undefined as unknown as RunningPipeline };
-    entry.pipeline = this.#provider.start(
+    const previous = this.#entries.get(id);
+    const state = { inputConnected: false, lastError: null as string | null };
+    const pipeline = this.#provider.start(
       { id, config },
       {
-        inputConnected: (connected) => void (entry.inputConnected = connected),
-        error: (message) => void (entry.lastError = message),
+        inputConnected: (connected) => void (state.inputConnected = connected),
+        error: (message) => void (state.lastError = message),
       },
     );
-    this.#entries.set(id, entry);
+    this.#entries.set(id, { pipeline, state });
+    await previous?.pipeline.stop();
   }
 
   /** Stops the pipeline of a service, if running. */
@@ -54,7 +57,7 @@ export class LiveRuntime {
   /** Runtime status of `id`. */
   status(id: number): RuntimeStatus {
     const entry = this.#entries.get(id);
-    return { active: entry !== undefined, inputConnected: entry?.inputConnected ?? false, lastError: entry?.lastError ?? null };
+    return { active: entry !== undefined, inputConnected: entry?.state.inputConnected ?? false, lastError: entry?.state.lastError ?? null };
   }
 
   /** The caption output of a running service's language. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { followCaptions, type FollowEvent } from '../../../src/server/live/hls-follower.js';
+import { followCaptions, MAX_BODY_BYTES, type FollowEvent } from '../../../src/server/live/hls-follower.js';
 
 type File = string | number | 'hang' | (() => string | number);
 
@@ -77,6 +77,18 @@ describe('followCaptions', () => {
     const events = await run(files, () => false);
     expect(texts(events)).toEqual(['a', 'c']);
     expect(errors(events)).toEqual([expect.stringMatching(/^segment 6: not a WebVTT document/)]);
+  });
+
+  it('stops reading an oversized segment, reports it once and moves on', async () => {
+    const files = new Map<string, File>([
+      [PL, playlist(0, [0, 1, 2], true)],
+      ['http://o/s0.vtt', vtt([1, 'a'])],
+      ['http://o/s1.vtt', vtt([3, 'x'.repeat(MAX_BODY_BYTES)])],
+      ['http://o/s2.vtt', vtt([5, 'c'])],
+    ]);
+    const events = await run(files, () => false);
+    expect(texts(events)).toEqual(['a', 'c']);
+    expect(errors(events)).toEqual([expect.stringMatching(/^segment 1: response larger than \d+ bytes/)]);
   });
 
   it('jumps to the window start when it fell behind, and restarts when the media sequence resets', async () => {
