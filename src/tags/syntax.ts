@@ -7,9 +7,9 @@
  *   empty values and other attributes ignored; the last repeat wins). `<config>` and `<config/>` are config
  *   tags that change nothing.
  * - Closing tag: `</config>` (any case, whitespace allowed after `/` and before `>`).
- * - Emotion tag: `[` name `]` where the name is made of letters, marks, digits, whitespace, `_` and `-`. Any
- *   other character before `]` (`,`, `.`, `(`, `<`, `[`, ...) means the `[` is plain text — so `[0, 1)` or
- *   `a[i+1]` are released at once instead of waiting for a `]`.
+ * - Emotion tag: `[` name `]` where the name is made of letters, marks, digits, spaces, tabs, `_` and `-`.
+ *   Any other character before `]` (`,`, `.`, `(`, `<`, `[`, a line break, ...) means the `[` is plain text —
+ *   so `[0, 1)`, `a[i+1]` or a `[` ending a line are released at once instead of waiting for a `]`.
  * - Anything else starting with `<` or `[` is plain text.
  */
 
@@ -30,8 +30,8 @@ const OPEN = /<config(?=[\s/>])([^<>]*)>/iy;
 const OPEN_PREFIX = /<(?:c(?:o(?:n(?:f(?:i(?:g(?:[\s/][^<>]*)?)?)?)?)?)?)?$/iy;
 const CLOSE = /<\/\s*config\s*>/iy;
 const CLOSE_PREFIX = /<\/\s*(?:c(?:o(?:n(?:f(?:i(?:g\s*)?)?)?)?)?)?$/iy;
-const BRACKET = /\[([\p{L}\p{M}\p{N}\s_-]*)\]/uy;
-const BRACKET_PREFIX = /\[[\p{L}\p{M}\p{N}\s_-]*$/uy;
+const BRACKET = /\[([\p{L}\p{M}\p{N}\t \u00A0_-]*)\]/uy;
+const BRACKET_PREFIX = /\[[\p{L}\p{M}\p{N}\t \u00A0_-]*$/uy;
 const ATTRIBUTE = /([A-Za-z_][\w-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'/]+))/g;
 const KNOWN_ATTRIBUTES: Readonly<Record<string, keyof ConfigTagAttributes>> = {
   locale: 'locale',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_BRACKET_LENGTH, DEFAULT_MAX_TAG_LENGTH, TagScanner } from '../../../src/tags/index.js';
+import { rng } from '../client/test-utils.js';
 import { merge, run, scan } from './scan-helpers.js';
 
 const text = (t: string) => ({ type: 'text', text: t, raw: t });
@@ -54,18 +55,23 @@ describe('TagScanner: config tags', () => {
 describe('TagScanner: bracket tags', () => {
   it('gives names trimmed and lowercased, raw as written', () => {
     expect(scan(['x[ Happy ]y'])).toEqual([text('x'), { type: 'bracket', name: 'happy', raw: '[ Happy ]' }, text('y')]);
-    expect(scan(['[\tSAD\n]'])).toEqual([{ type: 'bracket', name: 'sad', raw: '[\tSAD\n]' }]);
+    expect(scan(['[\tSAD\u00A0]'])).toEqual([{ type: 'bracket', name: 'sad', raw: '[\tSAD\u00A0]' }]);
     expect(scan(['[very-happy_2]'])[0]).toMatchObject({ name: 'very-happy_2' });
     expect(scan(['[Überglücklich]'])[0]).toMatchObject({ name: 'überglücklich' });
     expect(scan(['[]'])).toEqual([{ type: 'bracket', name: '', raw: '[]' }]);
   });
 
   it('treats a [ whose content cannot be a name as text at once', () => {
-    for (const plain of ['[0, 1)', 'a[i+1]', '[see: below]', '[a [b', '[x.y]', '[<config/>]']) {
-      const s = new TagScanner();
+    const cases: [string, string][] = [
+      ['[0, 1)', ''], ['a[i+1]', ''], ['[see: below]', ''], ['[x.y]', ''], ['[<config/>]', ''], ['list [\n', ''], ['[happy\n]', ''], ['[😀]', ''],
+      ['[a [b', '[b'],
+    ];
+    for (const [plain, held] of cases) {
+      const s = new TagScanner({ acceptEmojis: true });
       const out = s.push(plain).map((e) => e.raw).join('');
+      expect([plain, s.pending]).toEqual([plain, held]);
       expect(out + s.pending).toBe(plain);
-      expect(s.pending === '' || s.pending.startsWith('<') || s.pending.startsWith('[')).toBe(true);
+      expect(scan([plain], { acceptEmojis: true }).some((e) => e.type === 'bracket')).toBe(false);
     }
     expect(scan(['[a [b]']).map((e) => e.type)).toEqual(['text', 'bracket']);
     expect(scan(['[x<config locale="fr-FR"/>]'])).toEqual([text('[x'), { type: 'config', attributes: { locale: 'fr-FR' }, raw: '<config locale="fr-FR"/>' }, text(']')]);
@@ -152,6 +158,25 @@ describe('TagScanner: grapheme hold-back', () => {
       expect(s.push(piece)).toEqual([text(piece)]);
       expect(s.pending).toBe('');
     }
+  });
+
+  it('never holds anything back from ASCII tokens without digits, #, *, < or [ (seeded random tokens)', () => {
+    const random = rng(11);
+    const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ .,;:!?'\"()-_/\\\n\t@$%^&=+{}|~`>]";
+    const s = new TagScanner({ acceptEmojis: true });
+    for (let i = 0; i < 2000; i++) {
+      let token = '';
+      for (let n = 1 + Math.floor(random() * 4); n > 0; n--) token += alphabet[Math.floor(random() * alphabet.length)];
+      expect(s.push(token).map((e) => e.raw).join('')).toBe(token);
+      expect(s.pending).toBe('');
+    }
+  });
+
+  it('after drain(), a late continuation of the released cluster still reaches the output in order', () => {
+    const s = new TagScanner({ acceptEmojis: true });
+    const raws = [...s.push('ok 👍'), ...s.drain(), ...s.push('🏽 fine'), ...s.flush()].map((e) => e.raw);
+    expect(raws.join('')).toBe('ok 👍🏽 fine');
+    expect(raws).toContain('👍');
   });
 
   it('holds a trailing cluster that may continue, and drain() releases it but not an open tag', () => {
