@@ -11,13 +11,19 @@ export interface RateLimitOptions {
 /** Defaults, overridable with `VOXPIPE_LIVE_RATE` and `VOXPIPE_LIVE_BURST`. */
 export const LIVE_RATE_LIMIT_DEFAULTS: RateLimitOptions = { ratePerSecond: 20, burst: 40 };
 
+/** A positive number from the environment variable `name`, or undefined when unset or invalid. */
+export function positiveFromEnv(name: string, env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const raw = env[name];
+  const n = Number(raw);
+  return raw !== undefined && Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
 /** Reads the live rate limit from the environment (invalid values fall back to the defaults). */
 export function rateLimitFromEnv(env: NodeJS.ProcessEnv = process.env): RateLimitOptions {
-  const num = (v: string | undefined, d: number): number => {
-    const n = Number(v);
-    return v !== undefined && Number.isFinite(n) && n > 0 ? n : d;
+  return {
+    ratePerSecond: positiveFromEnv('VOXPIPE_LIVE_RATE', env) ?? LIVE_RATE_LIMIT_DEFAULTS.ratePerSecond,
+    burst: positiveFromEnv('VOXPIPE_LIVE_BURST', env) ?? LIVE_RATE_LIMIT_DEFAULTS.burst,
   };
-  return { ratePerSecond: num(env.VOXPIPE_LIVE_RATE, LIVE_RATE_LIMIT_DEFAULTS.ratePerSecond), burst: num(env.VOXPIPE_LIVE_BURST, LIVE_RATE_LIMIT_DEFAULTS.burst) };
 }
 
 /** Token buckets keyed by API key; the map is bounded by evicting the least recently refilled bucket. */

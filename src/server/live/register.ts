@@ -3,6 +3,8 @@
  * services (public HLS WebVTT playlists at `/live/services/{id}/captions/{lang}/playlist.m3u8` and `{seq}.vtt`,
  * like a CDN output: no key) and the captions socket. Every other route needs `x-api-key` (401), the account's
  * `live` feature (403) and passes a per-key token bucket (429, `VOXPIPE_LIVE_RATE`/`VOXPIPE_LIVE_BURST`).
+ * `VOXPIPE_LIVE_RELOAD_MS` fixes the playlist reload interval and `VOXPIPE_CAPTIONS_HEARTBEAT_MS` (default 5000) the
+ * socket heartbeat.
  * Services persist in SQLite; services left running resume when the server starts.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -25,7 +27,7 @@ import { registerCaptionsSocket } from './captions-socket.js';
 import { compatibleOutputs, engineEnabled, validateAgainstEnums, voicesFor } from './enums.js';
 import { capMessage, LiveFailure } from './failure.js';
 import { BuiltinPipelineProvider, type LivePipelineProvider } from './pipeline.js';
-import { KeyedTokenBucket, rateLimitFromEnv } from './rate-limit.js';
+import { KeyedTokenBucket, positiveFromEnv, rateLimitFromEnv } from './rate-limit.js';
 import { LiveRuntime } from './runtime.js';
 import { LiveServiceStore, type StoredLiveService } from './store.js';
 
@@ -38,12 +40,6 @@ const toWire = (s: StoredLiveService): LiveService => ({ id: s.id, serviceId: s.
 /** Path of a service's caption playlist for `lang`. */
 export const captionsPlaylistPath = (id: number, lang: string): string => `/live/services/${id}/captions/${encodeURIComponent(lang)}/playlist.m3u8`;
 
-/** Optional interval overrides from the environment (`VOXPIPE_LIVE_RELOAD_MS`, `VOXPIPE_CAPTIONS_HEARTBEAT_MS`). */
-function envMs(name: string): number | undefined {
-  const n = Number(process.env[name]);
-  return process.env[name] !== undefined && Number.isFinite(n) && n > 0 ? n : undefined;
-}
-
 /** Options of {@link registerLive}. */
 export interface LiveOptions {
   /** The pipeline behind services. Default {@link BuiltinPipelineProvider}. */
@@ -54,7 +50,7 @@ export interface LiveOptions {
 export function registerLive(app: FastifyInstance, ctx: ServerContext, options: LiveOptions = {}): void {
   const log = ctx.logger.child({ area: 'live' });
   const store = new LiveServiceStore(ctx.db);
-  const reloadMs = envMs('VOXPIPE_LIVE_RELOAD_MS');
+  const reloadMs = positiveFromEnv('VOXPIPE_LIVE_RELOAD_MS');
   const runtime = new LiveRuntime(options.provider ?? new BuiltinPipelineProvider({ logger: ctx.logger, reloadMs }));
   const limiter = new KeyedTokenBucket(rateLimitFromEnv());
   ctx.onClose(() => runtime.close());
@@ -62,7 +58,7 @@ export function registerLive(app: FastifyInstance, ctx: ServerContext, options: 
     void runtime.start(s.id, s.config);
     log.info({ serviceId: s.id }, 'live service resumed');
   }
-  registerCaptionsSocket(ctx, store, { heartbeatMs: envMs('VOXPIPE_CAPTIONS_HEARTBEAT_MS') ?? 5000, reloadMs });
+  registerCaptionsSocket(ctx, store, { heartbeatMs: positiveFromEnv('VOXPIPE_CAPTIONS_HEARTBEAT_MS') ?? 5000, reloadMs });
 
   const accounts = new WeakMap<FastifyRequest, AccountConfig>();
   const account = (req: FastifyRequest): AccountConfig => accounts.get(req) as AccountConfig;
