@@ -1,10 +1,11 @@
 /** Helpers shared by the tag tests: feeding split input, normalizing events, enumerating split points. */
 import { TagScanner, type ScanEvent, type TagScannerOptions } from '../../../src/tags/index.js';
 
-/** What one run of the scanner produced: all events, and the raw text each push/flush released. */
+/** What one run of the scanner produced: all events, the raw text each push/flush released, and `pending` after each. */
 export interface ScanRun {
   events: ScanEvent[];
   released: string[];
+  pendings: string[];
   pendingAfterFlush: string;
 }
 
@@ -13,12 +14,14 @@ export function run(parts: readonly string[], options: TagScannerOptions = {}): 
   const scanner = new TagScanner(options);
   const events: ScanEvent[] = [];
   const released: string[] = [];
+  const pendings: string[] = [];
   for (const step of [...parts.map((p) => () => scanner.push(p)), () => scanner.flush()]) {
     const out = step();
     events.push(...out);
     released.push(out.map((e) => e.raw).join(''));
+    pendings.push(scanner.pending);
   }
-  return { events, released, pendingAfterFlush: scanner.pending };
+  return { events, released, pendings, pendingAfterFlush: scanner.pending };
 }
 
 /** Merges adjacent plain text (a stripped `</config>` stays apart), so results compare across split points. */

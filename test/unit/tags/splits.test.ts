@@ -17,11 +17,14 @@ function checkSplit(input: string, parts: string[], options: TagScannerOptions, 
   if (r.events.map((e) => e.raw).join('') !== input || r.pendingAfterFlush !== '') throw new Error(`${where}: raw text differs from the input`);
   // compare as JSON first (fast); on a difference let expect() show it
   if (JSON.stringify(merge(r.events)) !== whole) expect([where, merge(r.events)]).toEqual([where, JSON.parse(whole)]);
-  if (!boundaries) return;
   let at = 0;
-  for (const piece of r.released) {
+  let pushed = 0;
+  for (const [i, piece] of r.released.entries()) {
     at += piece.length;
-    if (!boundaries.has(at)) throw new Error(`${where}: released up to ${at}, inside a grapheme cluster`);
+    pushed += parts[i]?.length ?? 0;
+    // what was released so far plus what is pending is exactly what was pushed so far
+    if (at + (r.pendings[i] ?? '').length !== pushed || input.slice(at, pushed) !== r.pendings[i]) throw new Error(`${where}: released + pending is not the input pushed so far`);
+    if (boundaries && !boundaries.has(at)) throw new Error(`${where}: released up to ${at}, inside a grapheme cluster`);
   }
 }
 
