@@ -2,6 +2,7 @@
 /** The `voxpipe` command: dispatches to subcommands and maps failures to exit codes. */
 import type { Command } from './command.js';
 import { benchCommand } from './commands/bench.js';
+import { captionsCommand } from './commands/captions.js';
 import { dubCommand } from './commands/dub.js';
 import { genderCommand } from './commands/gender.js';
 import { liveCommand } from './commands/live.js';
@@ -11,7 +12,7 @@ import { voicesCommand } from './commands/voices.js';
 import { describeFailure, EXIT, UsageError } from './context.js';
 import { serveCommand } from './serve.js';
 
-const COMMANDS: Command[] = [serveCommand, sayCommand, voicesCommand, genderCommand, dubCommand, liveCommand, usageCommand, benchCommand];
+const COMMANDS: Command[] = [serveCommand, sayCommand, voicesCommand, genderCommand, dubCommand, liveCommand, captionsCommand, usageCommand, benchCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
