@@ -2,7 +2,8 @@
  * Live captions latency: time from a segment appearing on a live HLS origin to its first new cue reaching a
  * CaptionsFollower, (a) through the captions socket following the origin directly, (b) through the built-in
  * pipeline (origin → service caption output → socket), at a given playlist reload interval; plus WebVTT and
- * playlist parse cost. `npx tsx bench/live/run.ts [--segments 20] [--every 300]`
+ * playlist parse cost. Also the follower's own cue delay (`FollowedCue.delayMs`, against segment availability at the
+ * server) and `programDelayMs` (against the origin's EXT-X-PROGRAM-DATE-TIME), medians. `npx tsx bench/live/run.ts [--segments 20] [--every 300]`
  */
 import { parseArgs } from 'node:util';
 import { CaptionsFollower } from '../../src/client/captions-follower.js';
@@ -19,7 +20,14 @@ const EVERY_MS = Number(values.every);
 
 const pct = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? NaN;
 
-async function latency(reloadMs: number, viaPipeline: boolean): Promise<number[]> {
+interface Run {
+  samples: number[];
+  /** Medians of the follower-measured delays. */
+  delayP50: number;
+  programDelayP50: number;
+}
+
+async function latency(reloadMs: number, viaPipeline: boolean): Promise<Run> {
   const origin = await startOrigin();
   process.env.VOXPIPE_LIVE_RELOAD_MS = String(reloadMs);
   const server = await startTestServer();
@@ -39,16 +47,18 @@ async function latency(reloadMs: number, viaPipeline: boolean): Promise<number[]
     origin.publish(published);
     if (published === SEGMENTS) origin.end();
   }, EVERY_MS);
+  const programDelays: number[] = [];
   let count = 0;
   for await (const cue of follower) {
     const at = publishedAt.get(count);
     if (at !== undefined) samples.push(cue.receivedAt - at);
+    if (cue.programDelayMs !== undefined) programDelays.push(cue.programDelayMs);
     count++;
   }
   clearInterval(timer);
   await server.close();
   await origin.close();
-  return samples;
+  return { samples, delayP50: follower.stats().delay.p50, programDelayP50: pct(programDelays, 0.5) };
 }
 
 function parseCost(): { vttUs: number; playlistUs: number } {
@@ -69,10 +79,11 @@ for (const [reloadMs, viaPipeline] of [
   [500, false],
   [100, true],
 ] as const) {
-  const s = await latency(reloadMs, viaPipeline);
-  rows.push(`| ${viaPipeline ? 'origin → pipeline output → socket' : 'origin → socket'} | ${reloadMs} | ${s.length} | ${pct(s, 0.5)} | ${pct(s, 0.95)} | ${Math.max(...s)} |`);
+  const { samples: s, delayP50, programDelayP50 } = await latency(reloadMs, viaPipeline);
+  const path = viaPipeline ? 'origin → pipeline output → socket' : 'origin → socket';
+  rows.push(`| ${path} | ${reloadMs} | ${s.length} | ${pct(s, 0.5)} | ${pct(s, 0.95)} | ${Math.max(...s)} | ${delayP50} | ${programDelayP50} |`);
 }
-console.log('| path | reload ms | samples | p50 ms | p95 ms | max ms |\n|---|---|---|---|---|---|');
+console.log('| path | reload ms | samples | p50 ms | p95 ms | max ms | delayMs p50 | programDelayMs p50 |\n|---|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(r);
 const cost = parseCost();
 console.log(`\nparseWebVtt (3-cue segment): ${cost.vttUs.toFixed(2)} µs; parsePlaylist (10 segments): ${cost.playlistUs.toFixed(2)} µs`);
