@@ -3,7 +3,7 @@ import { UsageClient } from '../../../src/client/usage.js';
 import { utcDate } from '../../../src/protocol/usage.js';
 import type { RunningServer } from '../../../src/server/app.js';
 import { startTestServer, TEST_API_KEY, wsBase } from '../../helpers/server.js';
-import { openScriptedSocket, wsAvailable } from '../voices/ws-session.js';
+import { openScriptedSocket } from '../voices/ws-session.js';
 
 /** Polls `read` until it returns `expected` (the meter is written by the socket's own event handlers). */
 async function until<T>(read: () => Promise<T>, expected: T, timeoutMs = 5000): Promise<T> {
@@ -17,16 +17,12 @@ async function until<T>(read: () => Promise<T>, expected: T, timeoutMs = 5000): 
 
 describe('speech connections are metered', () => {
   let server: RunningServer;
-  let available = false;
   beforeAll(async () => {
     server = await startTestServer();
-    available = await wsAvailable(wsBase(server), TEST_API_KEY);
   });
   afterAll(() => server.close());
 
-  it('a /ws connection counts live on its model while open and leaves a usage record', async (test) => {
-    // Runs once the speech socket (/ws) is registered; the meter itself is covered by usage.test.ts.
-    if (!available) test.skip();
+  it('a /ws connection counts live on its model while open and leaves a usage record', async () => {
     const usage = new UsageClient({ baseUrl: server.url, apiKey: TEST_API_KEY });
     const count = async (): Promise<number[]> => {
       const data = await usage.connections(['dd-etts-2.5', 'dd-etts-3.0']);

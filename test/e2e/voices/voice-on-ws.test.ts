@@ -5,7 +5,7 @@ import { SPEECH_ERRORS } from '../../../src/protocol/speech.js';
 import type { RunningServer } from '../../../src/server/app.js';
 import { trackPitch } from '../../../src/server/audio-analysis/pitch-track.js';
 import { startTestServer, TEST_API_KEY, wsBase } from '../../helpers/server.js';
-import { openScriptedSocket, wsAvailable } from './ws-session.js';
+import { openScriptedSocket } from './ws-session.js';
 
 const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(new URL(`../../unit/gender/fixtures/${name}`, import.meta.url)));
 
@@ -29,16 +29,12 @@ async function speak(server: RunningServer, voicePromptId: string, text: string)
 
 describe('an uploaded voice prompt on the speech socket', () => {
   let server: RunningServer;
-  let available = false;
   beforeAll(async () => {
     server = await startTestServer();
-    available = await wsAvailable(wsBase(server), TEST_API_KEY);
   });
   afterAll(() => server.close());
 
-  it('upload → speak with it at its measured pitch → delete → refused', async (test) => {
-    // Runs once the speech socket (/ws) is registered; until then the directory is covered by voice-bank.test.ts.
-    if (!available) test.skip();
+  it('upload → speak with it at its measured pitch → delete → refused', async () => {
     const voices = new VoicesClient({ baseUrl: server.url, apiKey: TEST_API_KEY, maxRetries: 0 });
     const maleId = await voices.upload({ filename: 'low.wav', data: fixture('espeak-en-m3.wav') });
     const femaleId = await voices.upload({ filename: 'high.flac', data: fixture('espeak-en-f3.flac') });

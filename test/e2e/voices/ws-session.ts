@@ -11,23 +11,6 @@ export interface ScriptedSocket {
   close(): Promise<void>;
 }
 
-/** Whether `/ws` upgrades on this server (false while the speech socket is not registered). */
-export function wsAvailable(wsUrl: string, apiKey: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = new WebSocket(`${wsUrl}/ws`, { headers: { 'x-api-key': apiKey } });
-    socket.on('open', () => {
-      socket.close();
-      resolve(true);
-    });
-    socket.on('unexpected-response', (_req, res) => {
-      res.resume();
-      socket.terminate();
-      resolve(false);
-    });
-    socket.on('error', () => resolve(false));
-  });
-}
-
 /** Opens `/ws` with `apiKey` and records every JSON message. */
 export function openScriptedSocket(wsUrl: string, apiKey: string): Promise<ScriptedSocket> {
   const socket = new WebSocket(`${wsUrl}/ws`, { headers: { 'x-api-key': apiKey } });
