@@ -15,7 +15,7 @@ import {
 } from '../../protocol/speech.js';
 import type { AccountConfig, ServiceConfig } from '../config.js';
 import type { ResolvedVoice, VoiceDirectory } from '../context.js';
-import { TagInterpreter, TagScanner, type EmotionCatalog, type SpokenSegment } from '../../tags/index.js';
+import { emojiKey, TagInterpreter, TagScanner, type EmotionCatalog, type SpokenSegment } from '../../tags/index.js';
 import type { VoiceProfile } from './synth/synthesizer.js';
 import { checkVoicePrompt } from './voice-prompt.js';
 
@@ -119,8 +119,8 @@ export function emotionCatalog(settings: () => SpeechSettings | undefined, accou
   return {
     emotion: (voicePromptId, name) => emotionsOf(voicePromptId).find((e) => e.name.toLowerCase() === name),
     emotionForEmoji: (voicePromptId, emoji) => {
-      const bare = emoji.replace(/\uFE0F/g, '');
-      return emotionsOf(voicePromptId).find((e) => e.emoji.some((x) => x === emoji || x.replace(/\uFE0F/g, '') === bare));
+      const key = emojiKey(emoji);
+      return emotionsOf(voicePromptId).find((e) => e.emoji.some((x) => emojiKey(x) === key));
     },
   };
 }
