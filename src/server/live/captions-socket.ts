@@ -1,6 +1,6 @@
 /**
  * The captions socket `/live/services/{id}/captions/ws?lang=&playlist_url=` (key by header or `?x-api-key=`).
- * Handshake: 401 bad key, 403 live not enabled, 404 unknown service, 400 missing `lang` or bad `playlist_url`.
+ * Handshake: 401 bad key (or a key of another region), 403 live not enabled, 404 unknown service, 400 missing `lang` or bad `playlist_url`.
  * It follows `playlist_url`, else the service's own caption output for `lang`, and sends `hello` (with the resolved
  * subtitle playlist URL), `cue` frames (with the `availableAt`/`programDateTime` extensions), `heartbeat` when nothing was sent for `heartbeatMs`, and `error` frames for
  * playlist problems (the socket stays open). At `#EXT-X-ENDLIST` it closes with {@link CAPTIONS_CLOSE_ENDED}.
@@ -9,11 +9,14 @@ import type { WebSocket } from 'ws';
 import { CAPTIONS_CLOSE_ENDED, CAPTIONS_ENDED_REASON, type CaptionsFrame } from '../../protocol/captions.js';
 import { Authenticator } from '../auth.js';
 import type { ServerContext } from '../context.js';
+import { liveAccess } from './access.js';
 import { followCaptions } from './hls-follower.js';
 import type { LiveServiceStore } from './store.js';
 
 /** Socket settings. */
 export interface CaptionsSocketSettings {
+  /** The server's region; keys of other regions are refused (see {@link liveAccess}). */
+  region: string | undefined;
   heartbeatMs: number;
   reloadMs: number | undefined;
 }
@@ -37,9 +40,9 @@ export function registerCaptionsSocket(ctx: ServerContext, store: LiveServiceSto
       return m ? { id: decodeURIComponent(m[1] ?? '') } : undefined;
     },
     accept(req, url, params) {
-      const account = ctx.auth.account(Authenticator.keyFrom(req.headers, url, true));
-      if (!account) return { reject: 401, message: 'missing or invalid API key' };
-      if (!account.features.includes('live')) return { reject: 403, message: 'the live API is not enabled for this account' };
+      const access = liveAccess(ctx, Authenticator.keyFrom(req.headers, url, true), settings.region);
+      if ('status' in access) return { reject: access.status, message: access.message };
+      const { account } = access;
       const id = params.id ?? '';
       const service = /^\d{1,15}$/.test(id) ? store.get(account.id, Number(id)) : undefined;
       if (!service) return { reject: 404, message: `live service ${id} not found` };

@@ -2,7 +2,7 @@
  * The live API under /live: services CRUD, status/start/stop, the enum endpoints, the caption outputs of running
  * services (public HLS WebVTT playlists at `/live/services/{id}/captions/{lang}/playlist.m3u8` and `{seq}.vtt`,
  * like a CDN output: no key) and the captions socket. Every other route needs `x-api-key` (401), the account's
- * `live` feature (403) and passes a per-key token bucket (429, `VOXPIPE_LIVE_RATE`/`VOXPIPE_LIVE_BURST`).
+ * `live` feature (403; see {@link liveAccess} for regions) and passes a per-key token bucket (429, `VOXPIPE_LIVE_RATE`/`VOXPIPE_LIVE_BURST`).
  * `VOXPIPE_LIVE_RELOAD_MS` fixes the playlist reload interval and `VOXPIPE_CAPTIONS_HEARTBEAT_MS` (default 5000) the
  * socket heartbeat.
  * Services persist in SQLite; services left running resume when the server starts.
@@ -23,6 +23,7 @@ import {
 import { Authenticator } from '../auth.js';
 import type { AccountConfig } from '../config.js';
 import type { ServerContext } from '../context.js';
+import { liveAccess, serverRegion } from './access.js';
 import { registerCaptionsSocket } from './captions-socket.js';
 import { compatibleOutputs, engineEnabled, validateAgainstEnums, voicesFor } from './enums.js';
 import { capMessage, LiveFailure } from './failure.js';
@@ -53,12 +54,13 @@ export function registerLive(app: FastifyInstance, ctx: ServerContext, options: 
   const reloadMs = positiveFromEnv('VOXPIPE_LIVE_RELOAD_MS');
   const runtime = new LiveRuntime(options.provider ?? new BuiltinPipelineProvider({ logger: ctx.logger, reloadMs }));
   const limiter = new KeyedTokenBucket(rateLimitFromEnv());
+  const region = serverRegion();
   ctx.onClose(() => runtime.close());
   for (const s of store.running()) {
     void runtime.start(s.id, s.config);
     log.info({ serviceId: s.id }, 'live service resumed');
   }
-  registerCaptionsSocket(ctx, store, { heartbeatMs: positiveFromEnv('VOXPIPE_CAPTIONS_HEARTBEAT_MS') ?? 5000, reloadMs });
+  registerCaptionsSocket(ctx, store, { region, heartbeatMs: positiveFromEnv('VOXPIPE_CAPTIONS_HEARTBEAT_MS') ?? 5000, reloadMs });
 
   const accounts = new WeakMap<FastifyRequest, AccountConfig>();
   const account = (req: FastifyRequest): AccountConfig => accounts.get(req) as AccountConfig;
@@ -112,13 +114,12 @@ export function registerLive(app: FastifyInstance, ctx: ServerContext, options: 
 
   void app.register(async (scope) => {
     scope.addHook('onRequest', async (req) => {
-      const key = Authenticator.keyFrom(req.headers, undefined, false);
-      const found = ctx.auth.account(key);
-      if (!found || !key) throw new LiveFailure(401, 'unauthorized', 'missing or invalid API key');
-      if (!found.features.includes('live')) throw new LiveFailure(403, 'forbidden', 'the live API is not enabled for this account');
+      const key = Authenticator.keyFrom(req.headers, undefined, false) ?? '';
+      const access = liveAccess(ctx, key, region);
+      if ('status' in access) throw new LiveFailure(access.status, access.code, access.message);
       const waitMs = limiter.take(key);
       if (waitMs > 0) throw new LiveFailure(429, 'rate_limited', 'rate limit exceeded', {}, waitMs);
-      accounts.set(req, found);
+      accounts.set(req, access.account);
     });
     scope.setErrorHandler((error: Error & { statusCode?: number }, _req, reply: FastifyReply) => {
       if (error instanceof LiveFailure) {
