@@ -7,7 +7,8 @@ import { AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedEr
 import { LIVE_INPUT_STREAM_TYPES, type LiveServiceConfig } from '../../../src/protocol/live.js';
 import type { RunningServer } from '../../../src/server/app.js';
 import { startTestServer, TEST_API_KEY } from '../../helpers/server.js';
-import { hlsConfig, LIVE_TEST_CONFIG, NO_LIVE_KEY, SMALL_CAP_KEY, THIRD_PARTY_KEY } from './fixtures.js';
+import { handshakeStatus } from './socket.js';
+import { EU_KEY, hlsConfig, LIVE_TEST_CONFIG, NO_LIVE_KEY, SMALL_CAP_KEY, THIRD_PARTY_KEY } from './fixtures.js';
 
 let server: RunningServer;
 let live: LiveClient;
@@ -210,6 +211,26 @@ describe('rate limit and restart', () => {
       expect(error).toBeInstanceOf(RateLimitError);
     } finally {
       await limited.close();
+    }
+  });
+
+  it('a server with a region refuses keys of the other region (401) on REST and the captions socket', async () => {
+    process.env.VOXPIPE_REGION = 'eu';
+    const eu = await startTestServer({ config: LIVE_TEST_CONFIG });
+    delete process.env.VOXPIPE_REGION;
+    try {
+      const error = await new LiveClient({ baseUrl: eu.url, apiKey: TEST_API_KEY, maxRetries: 0 }).listServices().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AuthenticationError);
+      expect((error as Error).message).toMatch(/us region/);
+      const europe = new LiveClient({ baseUrl: eu.url, apiKey: EU_KEY });
+      const { id } = await europe.createService(hlsConfig());
+      const socket = (key: string): Promise<number> => handshakeStatus(`${eu.url.replace('http', 'ws')}/live/services/${id}/captions/ws?lang=en-US&x-api-key=${key}`);
+      expect(await socket(TEST_API_KEY)).toBe(401);
+      expect(await handshakeStatus(`${eu.url.replace('http', 'ws')}/live/services/${id}/captions/ws?x-api-key=${EU_KEY}`)).toBe(400);
+      // On a server without a region (the default), any region's key works.
+      expect((await raw('/live/enums/build-versions', {}, EU_KEY)).status).toBe(200);
+    } finally {
+      await eu.close();
     }
   });
 

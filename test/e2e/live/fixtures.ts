@@ -5,8 +5,9 @@ import type { LiveServiceConfig } from '../../../src/protocol/live.js';
 export const NO_LIVE_KEY = 'dd-11111111111111111111111111111111';
 export const SMALL_CAP_KEY = 'dd-22222222222222222222222222222222';
 export const THIRD_PARTY_KEY = 'dd-33333333333333333333333333333333';
+export const EU_KEY = 'dd-44444444444444444444444444444444';
 
-/** Default config plus accounts: no live feature, cap 2, elevenlabs enabled. */
+/** Default config plus accounts: no live feature, cap 2, elevenlabs enabled, provisioned in the EU. */
 export const LIVE_TEST_CONFIG: ServiceConfig = serviceConfigSchema.parse({
   ...DEFAULT_SERVICE_CONFIG,
   accounts: [
@@ -14,6 +15,7 @@ export const LIVE_TEST_CONFIG: ServiceConfig = serviceConfigSchema.parse({
     { id: 'nolive', apiKeys: [NO_LIVE_KEY], features: ['dubbing'] },
     { id: 'small', apiKeys: [SMALL_CAP_KEY], liveServiceCap: 2 },
     { id: 'eleven', apiKeys: [THIRD_PARTY_KEY], features: ['live', 'live-tts:elevenlabs'] },
+    { id: 'europe', apiKeys: [EU_KEY], region: 'eu' },
   ],
 });
 
