@@ -9,8 +9,11 @@ import { z } from 'zod';
 export const LIVE_INPUT_STREAM_TYPES = ['HlsPullSource', 'HlsPushSource', 'SrtPushSource', 'SrtPullSource', 'RtmpPushSource', 'CmafIngestSource'] as const;
 /** One of {@link LIVE_INPUT_STREAM_TYPES}. */
 export type LiveInputStreamType = (typeof LIVE_INPUT_STREAM_TYPES)[number];
-/** Input types the service pulls from a URL the config gives (`input.url` required). */
-export const LIVE_PULL_INPUT_TYPES: readonly LiveInputStreamType[] = ['HlsPullSource', 'SrtPullSource'];
+/** Input types the service pulls from a URL the config gives (`input.url` required), with the URL schemes each takes. */
+export const LIVE_PULL_INPUT_SCHEMES: Readonly<Partial<Record<LiveInputStreamType, readonly string[]>>> = {
+  HlsPullSource: ['http:', 'https:'],
+  SrtPullSource: ['srt:'],
+};
 
 const SRT_RTMP_OUTPUTS = ['SrtPushOutput', 'SrtPullOutput', 'RtmpPullOutput', 'RtmpPushOutput', '608'] as const;
 /** Compatible output types per input type: served by `/live/enums/output-stream-types/{input}` and enforced on config. */
@@ -22,8 +25,12 @@ export const LIVE_OUTPUT_COMPATIBILITY: Readonly<Record<LiveInputStreamType, rea
   RtmpPushSource: SRT_RTMP_OUTPUTS,
   CmafIngestSource: ['HlsPushOutput', '608'],
 };
-/** Output types that push to a URL the config gives (`url` required). */
-export const LIVE_PUSH_OUTPUT_TYPES: readonly string[] = ['HlsPushOutput', 'SrtPushOutput', 'RtmpPushOutput'];
+/** Output types that push to a URL the config gives (`url` required), with the URL schemes each takes. */
+export const LIVE_PUSH_OUTPUT_SCHEMES: Readonly<Record<string, readonly string[]>> = {
+  HlsPushOutput: ['http:', 'https:'],
+  SrtPushOutput: ['srt:'],
+  RtmpPushOutput: ['rtmp:', 'rtmps:'],
+};
 
 /** Pipeline build versions; the last is the default when a config names none. */
 export const LIVE_BUILD_VERSIONS = ['2025.06.1', '2025.09.0', '2025.11.2'] as const;

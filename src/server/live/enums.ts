@@ -7,8 +7,8 @@ import {
   LIVE_INPUT_STREAM_TYPES,
   LIVE_OUTPUT_COMPATIBILITY,
   LIVE_OWN_TTS_ENGINE,
-  LIVE_PULL_INPUT_TYPES,
-  LIVE_PUSH_OUTPUT_TYPES,
+  LIVE_PULL_INPUT_SCHEMES,
+  LIVE_PUSH_OUTPUT_SCHEMES,
   LIVE_TRANSLATION_LANGUAGES,
   LIVE_TTS_ENGINES,
   type LiveInputStreamType,
@@ -61,6 +61,16 @@ export function voicesFor(voices: readonly VoiceConfig[], language: string, engi
   return { voices: list };
 }
 
+/** Whether a stream type that takes a URL of `schemes` lacks it (`MISSING`) or has another scheme (`INVALID`). */
+function urlProblem(url: string | undefined, schemes: readonly string[] | undefined): 'MISSING' | 'INVALID' | undefined {
+  if (!schemes) return undefined;
+  if (!url) return 'MISSING';
+  return schemes.includes(new URL(url).protocol) ? undefined : 'INVALID';
+}
+
+const schemesOf = (type: string, table: Readonly<Record<string, readonly string[] | undefined>>): string =>
+  (table[type] ?? []).map((s) => `${s}//`).join(' or ');
+
 /** Checks `config` against the enum tables; undefined when valid, else the provider's error. */
 export function validateAgainstEnums(config: LiveServiceConfig, account: AccountConfig, voices: readonly VoiceConfig[]): LiveUpstreamError | undefined {
   const errors: LiveUpstreamError['errors'] = [];
@@ -70,14 +80,16 @@ export function validateAgainstEnums(config: LiveServiceConfig, account: Account
   }
   const outputs = compatibleOutputs(config.input.type);
   if (!outputs) add('INVALID_INPUT_STREAM_TYPE', 'input.type', `unknown input stream type ${config.input.type}`);
-  else if (LIVE_PULL_INPUT_TYPES.includes(config.input.type as LiveInputStreamType) && !config.input.url) {
-    add('MISSING_INPUT_URL', 'input.url', `${config.input.type} needs input.url`);
+  else {
+    const problem = urlProblem(config.input.url, LIVE_PULL_INPUT_SCHEMES[config.input.type as LiveInputStreamType]);
+    if (problem) add(`${problem}_INPUT_URL`, 'input.url', `${config.input.type} needs an input.url (${schemesOf(config.input.type, LIVE_PULL_INPUT_SCHEMES)})`);
   }
   config.outputs.forEach((output, i) => {
     if (outputs && !outputs.includes(output.type)) {
       add('INCOMPATIBLE_OUTPUT', `outputs[${i}].type`, `output ${output.type} is not compatible with input ${config.input.type} (compatible: ${outputs.join(', ')})`);
     }
-    if (LIVE_PUSH_OUTPUT_TYPES.includes(output.type) && !output.url) add('MISSING_OUTPUT_URL', `outputs[${i}].url`, `${output.type} needs url`);
+    const problem = urlProblem(output.url, LIVE_PUSH_OUTPUT_SCHEMES[output.type]);
+    if (problem) add(`${problem}_OUTPUT_URL`, `outputs[${i}].url`, `${output.type} needs a url (${schemesOf(output.type, LIVE_PUSH_OUTPUT_SCHEMES)})`);
   });
   const languages = new Set<string>();
   config.translations.forEach((t, i) => {

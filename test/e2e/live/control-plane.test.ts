@@ -8,7 +8,7 @@ import { LIVE_INPUT_STREAM_TYPES, type LiveServiceConfig } from '../../../src/pr
 import type { RunningServer } from '../../../src/server/app.js';
 import { startTestServer, TEST_API_KEY } from '../../helpers/server.js';
 import { handshakeStatus } from './socket.js';
-import { EU_KEY, hlsConfig, LIVE_TEST_CONFIG, NO_LIVE_KEY, SMALL_CAP_KEY, THIRD_PARTY_KEY } from './fixtures.js';
+import { EU_KEY, hlsConfig, LIVE_TEST_CONFIG, NO_LIVE_KEY, SMALL_CAP_KEY, streamUrl, THIRD_PARTY_KEY } from './fixtures.js';
 
 let server: RunningServer;
 let live: LiveClient;
@@ -123,6 +123,14 @@ describe('live errors', () => {
     const created = await live.createService(hlsConfig());
     await expect(live.replaceService(created.id, { ...hlsConfig(), input: { type: 'HlsPullSource' } })).rejects.toBeInstanceOf(ValidationError);
     await expect(live.createService({ ...hlsConfig(), input: { type: 'CarrierPigeon' } })).rejects.toBeInstanceOf(ValidationError);
+    // URL schemes per stream type: an HLS pull input over SRT, an RTMP push output over HTTP.
+    const schemes = await live
+      .createService({ ...hlsConfig(), input: { type: 'HlsPullSource', url: 'srt://127.0.0.1:9' } })
+      .catch((e: unknown) => ((e as ValidationError).upstream as { errors: Array<{ code: string; field: string }> }).errors);
+    expect(schemes).toEqual([expect.objectContaining({ code: 'INVALID_INPUT_URL', field: 'input.url' })]);
+    const rtmp = { ...hlsConfig(), input: { type: 'RtmpPushSource' }, outputs: [{ type: 'RtmpPushOutput', url: 'http://127.0.0.1:9/x' }] };
+    const outputErrors = await live.createService(rtmp).catch((e: unknown) => ((e as ValidationError).upstream as { errors: Array<{ code: string }> }).errors);
+    expect(outputErrors).toEqual([expect.objectContaining({ code: 'INVALID_OUTPUT_URL' })]);
     await live.deleteService(created.id);
   });
 
@@ -137,8 +145,8 @@ describe('live errors', () => {
       for (const output of allOutputs) {
         const config: LiveServiceConfig = {
           ...hlsConfig(),
-          input: { type: input, url: 'http://127.0.0.1:9/in' },
-          outputs: [{ type: output, url: 'http://127.0.0.1:9/out' }],
+          input: { type: input, url: streamUrl(input, 'in') },
+          outputs: [{ type: output, url: streamUrl(output, 'out') }],
         };
         const result = await live.createService(config).catch((e: unknown) => e);
         if (compatible.includes(output)) {
