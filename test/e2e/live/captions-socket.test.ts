@@ -63,6 +63,22 @@ describe('captions socket following an explicit playlist', () => {
   });
 });
 
+describe('captions socket following a media playlist', () => {
+  it('takes a media playlist URL as is (no master) and authenticates by header', async () => {
+    const o = await startOrigin();
+    try {
+      o.publish(2);
+      o.end();
+      const log = await openFrames(socketUrl(serviceId, `lang=de&playlist_url=${encodeURIComponent(o.renditionUrl('de'))}`), { 'x-api-key': TEST_API_KEY });
+      expect(await log.closed).toEqual({ code: CAPTIONS_CLOSE_ENDED, reason: 'playlist ended' });
+      expect(log.frames[0]).toEqual({ type: 'hello', serviceId, lang: 'de', playlistUrl: o.renditionUrl('de') });
+      expect(cues(log.frames)).toEqual(expectedCues(2, 'de'));
+    } finally {
+      await o.close();
+    }
+  });
+});
+
 describe('captions socket resilience', () => {
   it('reports playlist errors as error frames and keeps following; heartbeats while idle', async () => {
     const o = await startOrigin();

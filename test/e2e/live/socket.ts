@@ -11,9 +11,9 @@ export interface FrameLog {
   closed: Promise<{ code: number; reason: string }>;
 }
 
-/** Connects to `url`; resolves once open. */
-export async function openFrames(url: string): Promise<FrameLog> {
-  const ws = new WebSocket(url);
+/** Connects to `url` (with optional handshake `headers`); resolves once open. */
+export async function openFrames(url: string, headers: Record<string, string> = {}): Promise<FrameLog> {
+  const ws = new WebSocket(url, { headers });
   const frames: CaptionsFrame[] = [];
   ws.on('message', (data) => frames.push(JSON.parse(String(data)) as CaptionsFrame));
   const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
