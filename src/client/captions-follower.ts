@@ -217,6 +217,9 @@ class Connection {
       this.#offer({ kind: 'closed', code, reason: String(reason) });
     });
     ws.on('error', () => undefined);
+    // A malformed frame or a full queue may have come in before the socket was attached.
+    if (this.#failure) ws.terminate();
+    else if (this.#queue.length >= this.#max) ws.pause();
   }
 
   detach(): void {
