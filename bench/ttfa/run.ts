@@ -120,6 +120,7 @@ async function call(): Promise<void> {
 }
 
 const cpu0 = cpuSeconds(server.process.pid ?? 0) + cpuSeconds(bridgeProcess.pid ?? 0);
+const genCpu0 = process.cpuUsage();
 const t0 = performance.now();
 const calls: Array<Promise<void>> = [];
 for (let i = 0; i < CALLS; i++) {
@@ -130,6 +131,8 @@ for (let i = 0; i < CALLS; i++) {
 }
 await Promise.all(calls);
 const wallS = (performance.now() - t0) / 1000;
+const genCpu = process.cpuUsage(genCpu0);
+const genCores = (genCpu.user + genCpu.system) / 1e6 / wallS;
 const cpuS = cpuSeconds(server.process.pid ?? 0) + cpuSeconds(bridgeProcess.pid ?? 0) - cpu0;
 await new Promise((r) => setTimeout(r, 200));
 bridgeProcess.kill('SIGTERM');
@@ -140,7 +143,7 @@ const coresUsed = cpuS / wallS;
 process.stdout.write(
   [
     `calls ${CALLS} over ${RAMP_MS} ms ramp · peak concurrent ${peak} · failed ${wire.failed} · bad frames ${wire.badFrames} · media within 400 ms after a clear ${wire.staleAfterClear}`,
-    `machine: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}) · wall ${wallS.toFixed(1)} s · bridge+service CPU ${cpuS.toFixed(1)} s = ${coresUsed.toFixed(2)} cores · sessions per core ≈ ${(peak / Math.max(coresUsed, 0.01)).toFixed(0)}`,
+    `machine: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}) · wall ${wallS.toFixed(1)} s · bridge+service CPU ${cpuS.toFixed(1)} s = ${coresUsed.toFixed(2)} cores · sessions per core ≈ ${(peak / Math.max(coresUsed, 0.01)).toFixed(0)} · load generator ${genCores.toFixed(2)} cores (near 1 = the generator, not the bridge, is saturated)`,
     '| metric (ms) | p50 / p95 / p99 |',
     '|---|---|',
     `| TTFA greeting, bridge (start → first frame sent) | ${summary(bridgeTtfa.greeting)} |`,
