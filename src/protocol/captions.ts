@@ -39,3 +39,5 @@ export type CaptionsCueFrame = z.infer<typeof captionsCueSchema>;
 export const CAPTIONS_CLOSE_ENDED = 4000;
 /** Close reason sent with {@link CAPTIONS_CLOSE_ENDED}. */
 export const CAPTIONS_ENDED_REASON = 'playlist ended';
+/** Close code the server uses when the service was deleted while the socket was open (a reconnect gets 404). */
+export const CAPTIONS_CLOSE_GONE = 4004;

@@ -2,11 +2,12 @@
  * The captions socket `/live/services/{id}/captions/ws?lang=&playlist_url=` (key by header or `?x-api-key=`).
  * Handshake: 401 bad key (or a key of another region), 403 live not enabled, 404 unknown service, 400 missing `lang` or bad `playlist_url`.
  * It follows `playlist_url`, else the service's own caption output for `lang`, and sends `hello` (with the resolved
- * subtitle playlist URL), `cue` frames (with the `availableAt`/`programDateTime` extensions), `heartbeat` when nothing was sent for `heartbeatMs`, and `error` frames for
- * playlist problems (the socket stays open). At `#EXT-X-ENDLIST` it closes with {@link CAPTIONS_CLOSE_ENDED}.
+ * subtitle playlist URL), `cue` frames (with the `availableAt`/`programDateTime` extensions), `heartbeat` when
+ * nothing was sent for `heartbeatMs`, and `error` frames for playlist problems (the socket stays open). At `#EXT-X-ENDLIST` it closes with {@link CAPTIONS_CLOSE_ENDED}; when the
+ * service is deleted, at the next heartbeat with {@link CAPTIONS_CLOSE_GONE}.
  */
 import type { WebSocket } from 'ws';
-import { CAPTIONS_CLOSE_ENDED, CAPTIONS_ENDED_REASON, type CaptionsFrame } from '../../protocol/captions.js';
+import { CAPTIONS_CLOSE_ENDED, CAPTIONS_CLOSE_GONE, CAPTIONS_ENDED_REASON, type CaptionsFrame } from '../../protocol/captions.js';
 import { Authenticator } from '../auth.js';
 import type { ServerContext } from '../context.js';
 import { liveAccess } from './access.js';
@@ -22,6 +23,7 @@ export interface CaptionsSocketSettings {
 }
 
 interface Accepted {
+  accountId: string;
   serviceId: number;
   lang: string;
   url: string;
@@ -51,15 +53,16 @@ export function registerCaptionsSocket(ctx: ServerContext, store: LiveServiceSto
       const explicit = url.searchParams.get('playlist_url');
       if (explicit !== null && !/^https?:\/\//.test(explicit)) return { reject: 400, message: 'playlist_url must be an http(s) URL' };
       const own = `http://${req.headers.host ?? '127.0.0.1'}/live/services/${service.id}/captions/${encodeURIComponent(lang)}/playlist.m3u8`;
-      return { accept: { serviceId: service.id, lang, url: explicit ?? own } };
+      return { accept: { accountId: account.id, serviceId: service.id, lang, url: explicit ?? own } };
     },
     connected(ws, _req, state) {
-      void follow(ws, state, settings).catch((error: unknown) => log.error({ err: error }, 'captions socket failed'));
+      const exists = (): boolean => store.get(state.accountId, state.serviceId) !== undefined;
+      void follow(ws, state, settings, exists).catch((error: unknown) => log.error({ err: error }, 'captions socket failed'));
     },
   });
 }
 
-async function follow(ws: WebSocket, state: Accepted, settings: CaptionsSocketSettings): Promise<void> {
+async function follow(ws: WebSocket, state: Accepted, settings: CaptionsSocketSettings, exists: () => boolean): Promise<void> {
   const controller = new AbortController();
   ws.on('close', () => controller.abort());
   ws.on('error', () => controller.abort());
@@ -77,7 +80,9 @@ async function follow(ws: WebSocket, state: Accepted, settings: CaptionsSocketSe
     send({ type: 'hello', serviceId: state.serviceId, lang: state.lang, playlistUrl });
   };
   const heartbeat = setInterval(() => {
-    if (helloSent && Date.now() - lastSent >= settings.heartbeatMs) send({ type: 'heartbeat' });
+    if (!helloSent || Date.now() - lastSent < settings.heartbeatMs) return;
+    if (exists()) send({ type: 'heartbeat' });
+    else ws.close(CAPTIONS_CLOSE_GONE, 'service deleted');
   }, Math.max(10, Math.floor(settings.heartbeatMs / 4)));
   let seq = 0;
   try {

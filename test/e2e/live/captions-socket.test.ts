@@ -2,9 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CaptionsFollower } from '../../../src/client/captions-follower.js';
 import { LiveClient } from '../../../src/client/live.js';
+import { NotFoundError } from '../../../src/errors.js';
 import { parsePlaylist } from '../../../src/hls/playlist.js';
-import { CAPTIONS_CLOSE_ENDED, type CaptionsFrame } from '../../../src/protocol/captions.js';
+import { CAPTIONS_CLOSE_ENDED, CAPTIONS_CLOSE_GONE, type CaptionsFrame } from '../../../src/protocol/captions.js';
 import type { RunningServer } from '../../../src/server/app.js';
 import { startTestServer, TEST_API_KEY, wsBase } from '../../helpers/server.js';
 import { hlsConfig, LIVE_TEST_CONFIG, NO_LIVE_KEY } from './fixtures.js';
@@ -111,6 +113,20 @@ describe('captions socket resilience', () => {
     expect(log.frames.find((f) => f.type === 'error')).toMatchObject({ message: expect.stringContaining('no SUBTITLES rendition for language fr') });
     expect(log.ws.readyState).toBe(log.ws.OPEN);
     log.ws.close();
+  });
+
+  it('closes with 4004 once the service is deleted; a follower then ends with NotFoundError', async () => {
+    const { id } = await live.createService(hlsConfig(origin.masterUrl, 'to-delete'));
+    const log = await openFrames(socketUrl(id, `lang=en-US&x-api-key=${TEST_API_KEY}`));
+    const follower = new CaptionsFollower({ baseUrl: server.url, apiKey: TEST_API_KEY, serviceId: id, lang: 'en-US' });
+    const followed = (async () => {
+      for await (const _ of follower) void _;
+    })();
+    // Not started: its caption output does not exist yet, which is an error frame, and the socket stays open.
+    await log.until((f) => f.some((x) => x.type === 'error' && x.message.includes('HTTP 404')) && f.some((x) => x.type === 'heartbeat'));
+    await live.deleteService(id);
+    expect(await log.closed).toEqual({ code: CAPTIONS_CLOSE_GONE, reason: 'service deleted' });
+    await expect(followed).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('refuses handshakes: 400 without lang, 401 bad key, 403 no live feature, 404 unknown service', async () => {
