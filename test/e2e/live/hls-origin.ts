@@ -99,6 +99,11 @@ export async function startOrigin(): Promise<LiveOrigin> {
     publish: (count) => void (published = count),
     end: () => void (ended = true),
     failPlaylist: (n) => void (failures = n),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Keep-alive sockets of followers that were stopped would otherwise hold close() until they time out.
+        server.closeAllConnections();
+      }),
   };
 }
