@@ -14,7 +14,7 @@ async function speak(server: RunningServer, voicePromptId: string, text: string)
   const ws = await openScriptedSocket(wsBase(server), TEST_API_KEY);
   try {
     await ws.waitFor((m) => m.action === 'status' && m.message === 'connected');
-    ws.send({ action: 'stream-config', config: { model: 'dd-etts-3.0', voicePromptId, format: 's16le', sampleRate: 48_000 } });
+    ws.send({ action: 'stream-config', config: { model: 'dd-etts-3.0', voicePromptId, format: 's16le', sampleRate: 48_000, realtime: false } });
     ws.send({ action: 'stream-text', text });
     ws.send({ action: 'end-stream' });
     const end = await ws.waitFor((m) => m.isFinal === true || m.action === 'error', 20_000);
