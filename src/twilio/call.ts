@@ -15,6 +15,7 @@ import type WebSocket from 'ws';
 import { Framer } from '../audio/framer.js';
 import { decodeMulaw, MULAW_SILENCE } from '../audio/mulaw.js';
 import { planFormat } from '../audio/planner.js';
+import { sleep } from '../client/http.js';
 import type { SpeechSession } from '../client/speech-session.js';
 import type { Turn } from '../client/speech/turn.js';
 import type { TurnMetrics } from '../client/speech/turn-metrics.js';
@@ -76,6 +77,9 @@ interface BotTurn {
   audioDone: boolean;
   over: boolean;
 }
+
+/** Bytes queued on the Twilio socket before the bridge waits for it to drain (~15 s of media messages). */
+const MAX_OUTBOUND_BYTES = 256 * 1024;
 
 const TWILIO_PLAN = planFormat({ kind: 'twilio' });
 
@@ -213,8 +217,11 @@ export class TwilioCall extends EventEmitter<TwilioCallEvents> {
     this.#speechStartAt = at;
     this.emit('speech-start', at);
     const bot = this.#bot;
-    if (!bot || bot.over) return;
-    // Barge-in. Everything below runs in this tick: no frame of the turn can go out after the clear.
+    if (bot && !bot.over) this.#bargeIn(bot, at);
+  }
+
+  /** Stops `bot` now: clear, abort, settle. Everything runs in this tick, so no frame of the turn follows the clear. */
+  #bargeIn(bot: BotTurn, at: number): void {
     const sentAudio = bot.firstAudioAt !== undefined;
     bot.over = true;
     if (sentAudio) this.#send({ event: 'clear', streamSid: this.#streamSid ?? '' });
@@ -251,8 +258,9 @@ export class TwilioCall extends EventEmitter<TwilioCallEvents> {
 
   #startTurn(kind: BotTurnKind, triggerAt: number): void {
     if (this.#ended) return;
+    // Never two bot turns at once (speech-start normally stopped the previous one already).
     const previous = this.#bot;
-    if (previous && !previous.over) this.#finishTurn(previous, 'interrupted');
+    if (previous && !previous.over) this.#bargeIn(previous, triggerAt);
     const bot: BotTurn = {
       id: ++this.#turns,
       kind,
@@ -328,6 +336,8 @@ export class TwilioCall extends EventEmitter<TwilioCallEvents> {
       for (const frame of frames) {
         try {
           await this.#pacer.ready(bot.abort.signal);
+          // A Twilio socket that does not drain (unpaced mode, slow link) holds the turn back instead of buffering without end.
+          while (this.#ws.bufferedAmount > MAX_OUTBOUND_BYTES) await sleep(TWILIO_AUDIO.frameMs, bot.abort.signal);
         } catch {
           return;
         }
