@@ -69,11 +69,14 @@ describe('Twilio bridge edge cases', () => {
     }
   });
 
-  it('reports DTMF digits', async () => {
+  it('reports DTMF digits, and ends the call when the socket drops without a stop', async () => {
     await withCall({ greeting: undefined }, async (call, caller) => {
       const digit = once<string>(call, 'dtmf');
       caller.dtmf('7');
       expect(await digit).toBe('7');
+      const ended = once<CallEndReason>(call, 'end');
+      await caller.close();
+      expect(await ended).toBe('socket-closed');
     });
   });
 
