@@ -9,6 +9,7 @@
  */
 import type WebSocket from 'ws';
 import { AbortError, ConnectionError, ProtocolError, VoxpipeError } from '../errors.js';
+import { CueDeduper } from '../hls/cue-dedupe.js';
 import { srtBlock, vttBlock, type VttCue } from '../hls/webvtt.js';
 import { CAPTIONS_CLOSE_ENDED, captionsFrameSchema, type CaptionsFrame } from '../protocol/captions.js';
 import { backoffMs, sleep } from './http.js';
@@ -71,13 +72,12 @@ export interface CaptionsFollowerStats {
 }
 
 const REFUSED = new Set([400, 401, 403, 404]);
-const SEEN_LIMIT = 4096;
 const DELAY_SAMPLES = 1024;
 
 /** Follows a captions socket; iterate it once. */
 export class CaptionsFollower implements AsyncIterable<FollowedCue> {
   readonly #options: CaptionsFollowerOptions;
-  readonly #seen = new Map<string, true>();
+  readonly #dedupe = new CueDeduper();
   readonly #delays: number[] = [];
   #lastStart = Number.NEGATIVE_INFINITY;
   #resumeFrom = Number.NEGATIVE_INFINITY;
@@ -156,13 +156,10 @@ export class CaptionsFollower implements AsyncIterable<FollowedCue> {
   }
 
   #accept(frame: Extract<CaptionsFrame, { type: 'cue' }>): FollowedCue | undefined {
-    const key = `${frame.start}|${frame.end}|${frame.text}`;
-    if (this.#seen.has(key) || frame.start < this.#resumeFrom) {
+    if (frame.start < this.#resumeFrom || !this.#dedupe.accept(frame)) {
       this.#duplicates++;
       return undefined;
     }
-    this.#seen.set(key, true);
-    if (this.#seen.size > SEEN_LIMIT) this.#seen.delete(this.#seen.keys().next().value as string);
     this.#lastStart = Math.max(this.#lastStart, frame.start);
     const receivedAt = Date.now();
     const lag = receivedAt - frame.start * 1000;

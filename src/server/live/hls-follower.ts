@@ -1,10 +1,12 @@
 /**
  * Follows a live HLS WebVTT subtitle track over HTTP: resolves a master playlist to the subtitle rendition of a
  * language, reloads the media playlist (target duration after a change, half of it otherwise, RFC 8216 §6.3.4),
- * fetches each new segment once by media sequence with a timeout, maps cue times through `X-TIMESTAMP-MAP` (unwrapping
- * the 33-bit MPEG-TS clock), suppresses cues repeated across overlapping segments, and ends at `#EXT-X-ENDLIST`. Problems are yielded as
- * `error` events (a problem repeating on every reload is yielded once, until a reload succeeds) and following continues.
+ * fetches each new segment once by media sequence with a timeout and a size bound, maps cue times through
+ * `X-TIMESTAMP-MAP` (unwrapping the 33-bit MPEG-TS clock), suppresses cues repeated or split across overlapping
+ * segments ({@link CueDeduper}), and ends at `#EXT-X-ENDLIST`. Problems are yielded as `error` events (a problem
+ * repeating on every reload is yielded once, until a reload succeeds) and following continues.
  */
+import { CueDeduper } from '../../hls/cue-dedupe.js';
 import { parsePlaylist, pickSubtitleRendition, type MediaPlaylist } from '../../hls/playlist.js';
 import { MpegTsClock, parseWebVtt, toMediaTime, WebVttParseError, type VttCue } from '../../hls/webvtt.js';
 
@@ -37,8 +39,6 @@ export interface FollowOptions {
   fetch?: typeof fetch;
 }
 
-/** Largest number of remembered cue keys for duplicate suppression. */
-const SEEN_LIMIT = 4096;
 /** Largest accepted playlist or segment body, in bytes; reading stops there. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -50,7 +50,7 @@ class ResponseTooLargeError extends Error {
 /** Follows the subtitle track at `options.url`; the iteration ends at ENDLIST or when `signal` aborts. */
 export async function* followCaptions(options: FollowOptions): AsyncGenerator<FollowEvent> {
   const get = (url: string): Promise<string> => fetchText(url, options);
-  const seen = new Map<string, true>();
+  const dedupe = new CueDeduper();
   const clock = new MpegTsClock();
   let mediaUrl: string | undefined;
   let nextSeq: number | undefined;
@@ -102,10 +102,7 @@ export async function* followCaptions(options: FollowOptions): AsyncGenerator<Fo
           .map((c) => ({ start: round(toMediaTime(c.start, map)), end: round(toMediaTime(c.end, map)), text: c.text }))
           .sort((a, b) => a.start - b.start || a.end - b.end);
         for (const cue of cues) {
-          const key = `${cue.start}|${cue.end}|${cue.text}`;
-          if (seen.has(key)) continue;
-          seen.set(key, true);
-          if (seen.size > SEEN_LIMIT) seen.delete(seen.keys().next().value as string);
+          if (!dedupe.accept(cue)) continue;
           yield { type: 'cue', cue, availableAt: firstSeen.get(segment.seq) ?? now, programDateTime: segment.programDateTime };
         }
         nextSeq = segment.seq + 1;

@@ -79,6 +79,19 @@ describe('followCaptions', () => {
     expect(errors(events)).toEqual([expect.stringMatching(/^segment 6: not a WebVTT document/)]);
   });
 
+  it('yields a cue split across a segment boundary once', async () => {
+    const files = new Map<string, File>([
+      [PL, playlist(0, [0, 1], true)],
+      ['http://o/s0.vtt', 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nacross\n'],
+      ['http://o/s1.vtt', 'WEBVTT\n\n00:00:02.000 --> 00:00:03.000\nacross\n\n00:00:02.500 --> 00:00:03.000\nnext\n'],
+    ]);
+    const events = await run(files, () => false);
+    expect(events.flatMap((e) => (e.type === 'cue' ? [e.cue] : []))).toEqual([
+      { start: 1, end: 2, text: 'across' },
+      { start: 2.5, end: 3, text: 'next' },
+    ]);
+  });
+
   it('stops reading an oversized segment, reports it once and moves on', async () => {
     const files = new Map<string, File>([
       [PL, playlist(0, [0, 1, 2], true)],
