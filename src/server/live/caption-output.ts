@@ -5,6 +5,9 @@
 import { formatMediaPlaylist } from '../../hls/playlist.js';
 import { formatWebVtt, type VttCue } from '../../hls/webvtt.js';
 
+/** Path of a service's caption playlist for `lang` (segments are `<seq>.vtt` next to it). */
+export const captionsPlaylistPath = (id: number, lang: string): string => `/live/services/${id}/captions/${encodeURIComponent(lang)}/playlist.m3u8`;
+
 /** Segments kept in the playlist window. */
 export const CAPTION_WINDOW_SEGMENTS = 6;
 

@@ -11,6 +11,7 @@ import { CAPTIONS_CLOSE_ENDED, CAPTIONS_CLOSE_GONE, CAPTIONS_ENDED_REASON, type 
 import { Authenticator } from '../auth.js';
 import type { ServerContext } from '../context.js';
 import { liveAccess } from './access.js';
+import { captionsPlaylistPath } from './caption-output.js';
 import { followCaptions } from './hls-follower.js';
 import type { LiveServiceStore } from './store.js';
 
@@ -26,7 +27,10 @@ interface Accepted {
   accountId: string;
   serviceId: number;
   lang: string;
+  /** What the socket follows. */
   url: string;
+  /** For the service's own output: its public URL (from `Host`), shown instead of `url`, which is the address the connection came in on. */
+  shownUrl: string | undefined;
 }
 
 /** A socket whose send buffer exceeds this is dropped (slow consumer). */
@@ -52,8 +56,13 @@ export function registerCaptionsSocket(ctx: ServerContext, store: LiveServiceSto
       if (!lang) return { reject: 400, message: 'lang query parameter is required' };
       const explicit = url.searchParams.get('playlist_url');
       if (explicit !== null && !/^https?:\/\//.test(explicit)) return { reject: 400, message: 'playlist_url must be an http(s) URL' };
-      const own = `http://${req.headers.host ?? '127.0.0.1'}/live/services/${service.id}/captions/${encodeURIComponent(lang)}/playlist.m3u8`;
-      return { accept: { accountId: account.id, serviceId: service.id, lang, url: explicit ?? own } };
+      const accepted = { accountId: account.id, serviceId: service.id, lang };
+      if (explicit !== null) return { accept: { ...accepted, url: explicit, shownUrl: undefined } };
+      // The server reaches its own output at the local address (the Host may be a proxy's or a mapped port).
+      const path = captionsPlaylistPath(service.id, lang);
+      const local = req.socket.localAddress ?? '127.0.0.1';
+      const self = `${local.includes(':') ? `[${local}]` : local}:${req.socket.localPort ?? 80}`;
+      return { accept: { ...accepted, url: `http://${self}${path}`, shownUrl: `http://${req.headers.host ?? self}${path}` } };
     },
     connected(ws, _req, state) {
       const exists = (): boolean => store.get(state.accountId, state.serviceId) !== undefined;
@@ -66,6 +75,7 @@ async function follow(ws: WebSocket, state: Accepted, settings: CaptionsSocketSe
   const controller = new AbortController();
   ws.on('close', () => controller.abort());
   ws.on('error', () => controller.abort());
+  const shown = (text: string): string => (state.shownUrl === undefined ? text : text.replaceAll(state.url, state.shownUrl));
   let lastSent = Date.now();
   let helloSent = false;
   const send = (frame: CaptionsFrame): void => {
@@ -87,10 +97,10 @@ async function follow(ws: WebSocket, state: Accepted, settings: CaptionsSocketSe
   let seq = 0;
   try {
     for await (const event of followCaptions({ url: state.url, lang: state.lang, signal: controller.signal, reloadMs: settings.reloadMs })) {
-      if (event.type === 'resolved') hello(event.playlistUrl);
+      if (event.type === 'resolved') hello(shown(event.playlistUrl));
       else if (event.type === 'error') {
-        hello(state.url);
-        send({ type: 'error', message: event.message });
+        hello(shown(state.url));
+        send({ type: 'error', message: shown(event.message) });
       } else if (event.type === 'cue') {
         const { cue, availableAt, programDateTime } = event;
         send({ type: 'cue', seq: ++seq, start: cue.start, end: cue.end, text: cue.text, availableAt, ...(programDateTime === undefined ? {} : { programDateTime }) });

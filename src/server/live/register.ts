@@ -24,6 +24,7 @@ import { Authenticator } from '../auth.js';
 import type { AccountConfig } from '../config.js';
 import type { ServerContext } from '../context.js';
 import { liveAccess, serverRegion } from './access.js';
+import { captionsPlaylistPath } from './caption-output.js';
 import { registerCaptionsSocket } from './captions-socket.js';
 import { compatibleOutputs, engineEnabled, validateAgainstEnums, voicesFor } from './enums.js';
 import { capMessage, LiveFailure } from './failure.js';
@@ -38,8 +39,6 @@ const LIVE_LIST_MAX_PER_PAGE = 100;
 
 const toWire = (s: StoredLiveService): LiveService => ({ id: s.id, serviceId: s.id, config: s.config, state: s.state, createdAt: s.createdAt, updatedAt: s.updatedAt });
 
-/** Path of a service's caption playlist for `lang`. */
-export const captionsPlaylistPath = (id: number, lang: string): string => `/live/services/${id}/captions/${encodeURIComponent(lang)}/playlist.m3u8`;
 
 /** Options of {@link registerLive}. */
 export interface LiveOptions {

@@ -170,6 +170,26 @@ describe('built-in pipeline', () => {
     }
   });
 
+  it('follows its own output at the local address while hello shows the public URL from Host', async () => {
+    const o = await startOrigin();
+    try {
+      o.publish(2);
+      const { id } = await live.createService(hlsConfig(o.masterUrl, 'behind-proxy'));
+      await live.start(id);
+      // A Host the server cannot reach itself (a proxy's name, a mapped port).
+      const log = await openFrames(socketUrl(id, `lang=en-US&x-api-key=${TEST_API_KEY}`), { host: 'captions.example:9' });
+      await log.until((f) => cues(f).length === expectedCues(2).length);
+      expect(log.frames[0]).toEqual({ type: 'hello', serviceId: id, lang: 'en-US', playlistUrl: `http://captions.example:9/live/services/${id}/captions/en-US/playlist.m3u8` });
+      await live.stop(id);
+      await log.until((f) => f.some((x) => x.type === 'error'));
+      expect(log.frames.find((x) => x.type === 'error')).toMatchObject({ message: expect.stringContaining('http://captions.example:9/live/services/') });
+      log.ws.close();
+      await live.deleteService(id);
+    } finally {
+      await o.close();
+    }
+  });
+
   it('PUT on a running service restarts its pipeline with the new config; stop and DELETE end the outputs', async () => {
     const o = await startOrigin();
     try {
