@@ -18,13 +18,14 @@ export interface ChildServer {
 /** The key every benchmark server accepts. */
 export const BENCH_API_KEY = 'dd-b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0';
 
-/** Spawns the server with `extraArgs` (e.g. `['--engine','builtin']`) and resolves once it listens. */
-export async function spawnServer(extraArgs: string[] = []): Promise<ChildServer> {
+/** Spawns the server with `extraArgs` (e.g. `['--engine','builtin']`) and extra `env`, and resolves once it listens. */
+export async function spawnServer(extraArgs: string[] = [], env: Record<string, string> = {}): Promise<ChildServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'voxpipe-bench-'));
   const root = new URL('../../', import.meta.url).pathname;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--data', dataDir, '--api-key', BENCH_API_KEY, '--log-level', 'warn', ...extraArgs], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
   });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';

@@ -11,7 +11,8 @@ const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5
 const duration = Number(values.seconds);
 const connections = Number(values.connections);
 
-const server = await spawnServer(['--engine', 'builtin']);
+// The live API's per-key rate limit (20/s by default) would turn this into a 429 benchmark: lift it.
+const server = await spawnServer(['--engine', 'builtin'], { VOXPIPE_LIVE_RATE: '1000000', VOXPIPE_LIVE_BURST: '1000000' });
 const headers = { 'x-api-key': server.apiKey, 'content-type': 'application/json' };
 const today = new Date().toISOString().slice(0, 10);
 
