@@ -87,6 +87,12 @@ describe('live errors', () => {
     expect(body.code).toBe('bad_request');
     expect(body.detail.length).toBeGreaterThan(0);
     expect((await raw('/live/services', { method: 'POST', body: '{not json' })).status).toBe(400);
+    for (const body of ['[]', '42', '"config"', 'null', JSON.stringify({ ...hlsConfig(), outputs: 'HlsPushOutput' }), JSON.stringify({ ...hlsConfig(), name: 5 })]) {
+      expect((await raw('/live/services', { method: 'POST', body })).status, body).toBe(400);
+    }
+    const created = await live.createService(hlsConfig());
+    expect((await raw(`/live/services/${created.id}`, { method: 'PUT', body: JSON.stringify({ ...hlsConfig(), translations: [{ language: 'en-US' }] }) })).status).toBe(400);
+    await live.deleteService(created.id);
     await expect(live.createService({ name: '' } as LiveServiceConfig)).rejects.toBeInstanceOf(BadRequestError);
   });
 
