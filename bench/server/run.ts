@@ -75,10 +75,11 @@ try {
   sessions.slice(0, ACTIVE).forEach(speakLoop);
   await new Promise((r) => setTimeout(r, 1000));
 
-  // Probes: idle sessions, one turn each, one after another.
+  // Probes: idle sessions, one turn each, one after another; the first WARMUP are not counted (cold JIT).
   const added: number[] = [];
   const probeSessions = sessions.slice(ACTIVE);
-  for (let i = 0; i < PROBES; i++) {
+  const WARMUP = 20;
+  for (let i = 0; i < PROBES + WARMUP; i++) {
     const s = probeSessions[i % probeSessions.length] as Session;
     const delay = await new Promise<number>((resolve) => {
       let sentAt = 0;
@@ -93,7 +94,7 @@ try {
       s.ws.send(JSON.stringify({ action: 'stream-text', text: 'probe without a sentence end' }));
       sentAt = performance.now();
     });
-    added.push(delay - FIRST_AUDIO_TIMEOUT);
+    if (i >= WARMUP) added.push(delay - FIRST_AUDIO_TIMEOUT);
     await new Promise((r) => setTimeout(r, 20));
   }
   stop = true;

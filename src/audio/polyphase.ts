@@ -11,6 +11,41 @@ import { firDot } from './fir-kernel.js';
 const KERNEL_BLOCK = 4096;
 
 /** Stage of a resampling cascade: up by `up`, filter, down by `down`. */
+/** A designed filter bank; immutable, shared by every stage with the same design (designing costs ~0.2 ms). */
+interface BankDesign {
+  half: number;
+  tapsPerPhase: number;
+  stride: number;
+  bank: Float32Array;
+}
+
+const DESIGNS = new Map<string, BankDesign>();
+/** Designs kept (the service uses a few dozen rate pairs; arbitrary rates must not grow memory without bound). */
+const MAX_DESIGNS = 128;
+
+function designBank(up: number, spec: LowpassSpec): BankDesign {
+  const key = `${up}|${spec.sampleRate}|${spec.passHz}|${spec.stopHz}|${spec.attenuationDb}`;
+  const cached = DESIGNS.get(key);
+  if (cached) return cached;
+  const prototypeSpec = { ...spec, sampleRate: spec.sampleRate * up };
+  let span = Math.ceil((kaiserLength(prototypeSpec) - 1) / up);
+  span += span & 1; // T even, so the centre tap lands on a whole input sample of phase 0
+  const tapsPerPhase = span + 1;
+  const taps = designLowpass(prototypeSpec, span * up + 1, up);
+  const stride = Math.ceil(tapsPerPhase / 8) * 8;
+  const bank = new Float32Array(up * stride);
+  for (let r = 0; r < up; r++) {
+    for (let m = 0; m <= span; m++) {
+      const index = r + m * up;
+      bank[r * stride + (span - m)] = index < taps.length ? (taps[index] as number) : 0;
+    }
+  }
+  const design = { half: span / 2, tapsPerPhase, stride, bank };
+  if (DESIGNS.size >= MAX_DESIGNS) DESIGNS.delete(DESIGNS.keys().next().value as string);
+  DESIGNS.set(key, design);
+  return design;
+}
+
 export class PolyphaseStage {
   readonly up: number;
   readonly down: number;
@@ -47,20 +82,11 @@ export class PolyphaseStage {
   constructor(up: number, down: number, spec: LowpassSpec) {
     this.up = up;
     this.down = down;
-    const prototypeSpec = { ...spec, sampleRate: spec.sampleRate * up };
-    let span = Math.ceil((kaiserLength(prototypeSpec) - 1) / up);
-    span += span & 1; // T even, so the centre tap lands on a whole input sample of phase 0
-    this.half = span / 2;
-    this.tapsPerPhase = span + 1;
-    const taps = designLowpass(prototypeSpec, span * up + 1, up);
-    this.stride = Math.ceil(this.tapsPerPhase / 8) * 8;
-    this.bank = new Float32Array(up * this.stride);
-    for (let r = 0; r < up; r++) {
-      for (let m = 0; m <= span; m++) {
-        const index = r + m * up;
-        this.bank[r * this.stride + (span - m)] = index < taps.length ? (taps[index] as number) : 0;
-      }
-    }
+    const design = designBank(up, spec);
+    this.half = design.half;
+    this.tapsPerPhase = design.tapsPerPhase;
+    this.stride = design.stride;
+    this.bank = design.bank;
     this.downWhole = Math.floor(down / up);
     this.downRest = down % up;
     this.history = new Float32Array(4096);

@@ -11,6 +11,8 @@
 import { SYNTH_SAMPLE_RATE, type SynthesisRequest, type Synthesizer } from './synthesizer.js';
 
 const RATE = SYNTH_SAMPLE_RATE;
+/** Samples in the first block of a request: 20 ms. */
+const FIRST_BLOCK_SAMPLES = RATE / 50;
 
 /** Formant frequencies (Hz, adult male) and relative amplitude of each sound class. */
 interface Sound {
@@ -122,8 +124,8 @@ export class BuiltinSynthesizer implements Synthesizer {
     const total = chars.length;
     let phase = 0;
     let lastNoise = 0;
-    // Blocks are flushed at letter boundaries: the first as soon as one letter is ready (lowest first-audio
-    // latency), later ones at word ends or every ~100 ms, so no block hogs the event loop.
+    // The first block leaves after 20 ms of audio (lowest first-audio latency); later blocks at word ends or
+    // every ~100 ms, so no block hogs the event loop.
     const block = new Float32Array(RATE);
     let fill = 0;
     let first = true;
@@ -162,6 +164,12 @@ export class BuiltinSynthesizer implements Synthesizer {
           const hiss = (white - lastNoise) * sound.noise; // first difference: a high-passed hiss
           lastNoise = white;
           block[fill++] = (r3.step(r2.step(r1.step(source))) * 0.6 + hiss) * envelope * gain;
+          if (first && fill >= FIRST_BLOCK_SAMPLES) {
+            yield toInt16(block, fill);
+            fill = 0;
+            first = false;
+            if (signal?.aborted) return;
+          }
         }
       }
       const wordEnd = pause !== undefined || index === total - 1;
