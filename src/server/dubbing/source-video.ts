@@ -6,6 +6,7 @@
  */
 import { isIP } from 'node:net';
 import { parseS3Uri } from '../../protocol/dubbing.js';
+import { s3ObjectUrl } from '../s3.js';
 import { probeVideo, type VideoProbe } from './probe.js';
 import type { DubbingSettings } from './settings.js';
 
@@ -40,8 +41,7 @@ export function sourceVideoUrl(path: string, settings: Pick<DubbingSettings, 's3
     if (!settings.s3Endpoint) {
       throw new SourceVideoError('s3:// source videos need an S3-compatible endpoint and none is configured (set VOXPIPE_S3_ENDPOINT)');
     }
-    const key = parsed.key.split('/').map(encodeURIComponent).join('/');
-    return new URL(`${settings.s3Endpoint.replace(/\/+$/, '')}/${parsed.bucket}/${key}`);
+    return s3ObjectUrl(settings.s3Endpoint, parsed.bucket, parsed.key);
   }
   let url: URL;
   try {

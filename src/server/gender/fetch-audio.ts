@@ -3,6 +3,7 @@
  * through the S3-compatible endpoint in `VOXPIPE_S3_ENDPOINT` (anonymous path-style GET
  * `{endpoint}/{bucket}/{key}`), with a byte cap enforced while streaming and a timeout.
  */
+import { S3_ENDPOINT_ENV, s3ObjectUrl } from '../s3.js';
 
 /** A fetch that failed for a reason the caller should hear about, with the HTTP status to answer with. */
 export class AudioFetchError extends Error {
@@ -25,8 +26,7 @@ export interface FetchAudioOptions {
   s3Endpoint: string | undefined;
 }
 
-/** Environment variable naming the S3-compatible endpoint. */
-export const S3_ENDPOINT_ENV = 'VOXPIPE_S3_ENDPOINT';
+export { S3_ENDPOINT_ENV } from '../s3.js';
 
 /** Resolves `audioUrl` to the http(s) URL to GET. */
 export function resolveAudioUrl(audioUrl: string, s3Endpoint: string | undefined): URL {
@@ -41,9 +41,9 @@ export function resolveAudioUrl(audioUrl: string, s3Endpoint: string | undefined
   if (!s3Endpoint) {
     throw new AudioFetchError(400, `s3:// audio_url needs an S3-compatible endpoint, and none is configured: set ${S3_ENDPOINT_ENV} (path-style GET {endpoint}/{bucket}/{key})`);
   }
-  const key = url.pathname.replace(/^\/+/, '');
+  const key = decodeURIComponent(url.pathname.replace(/^\/+/, ''));
   if (!url.hostname || !key) throw new AudioFetchError(400, 'audio_url must have the form s3://bucket/key');
-  return new URL(`${s3Endpoint.replace(/\/+$/, '')}/${url.hostname}/${key}`);
+  return s3ObjectUrl(s3Endpoint, url.hostname, key);
 }
 
 /** Downloads `audioUrl`. Throws {@link AudioFetchError} for every failure. */
